@@ -1,0 +1,98 @@
+//! Criterion benches of the routines typhoon wrote in assembly: attack tests, move generation,
+//! make/unmake. Later issues add SEE, evaluation and hash probes here.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use squall::movegen::GenType;
+use squall::{MoveList, Position};
+
+/// A spread of positions: opening, busy middlegames, an endgame.
+const FENS: [&str; 4] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+];
+
+fn positions() -> Vec<Position> {
+    FENS.iter()
+        .map(|f| Position::from_fen(f).expect("bench FEN is valid"))
+        .collect()
+}
+
+fn bench_attacks(c: &mut Criterion) {
+    let ps = positions();
+    c.bench_function("attackers/all squares", |b| {
+        b.iter(|| {
+            let mut n = 0u32;
+            for p in &ps {
+                for sq in (0..128u8).filter(|s| s & 0x88 == 0) {
+                    n += p.attackers(sq, p.side_to_move()).count_ones();
+                }
+            }
+            black_box(n)
+        })
+    });
+    c.bench_function("attacks/check_info", |b| {
+        b.iter(|| {
+            for p in &ps {
+                black_box(p.check_info());
+            }
+        })
+    });
+}
+
+fn bench_movegen(c: &mut Criterion) {
+    let ps = positions();
+    c.bench_function("movegen/pseudo all", |b| {
+        let mut list = MoveList::new();
+        b.iter(|| {
+            for p in &ps {
+                list.clear();
+                p.generate(GenType::All, &mut list);
+                black_box(list.len());
+            }
+        })
+    });
+    c.bench_function("movegen/legal", |b| {
+        let mut list = MoveList::new();
+        b.iter(|| {
+            for p in &ps {
+                list.clear();
+                p.generate_legal(&mut list);
+                black_box(list.len());
+            }
+        })
+    });
+}
+
+fn bench_make_unmake(c: &mut Criterion) {
+    let mut ps = positions();
+    let lists: Vec<MoveList> = ps.iter().map(|p| p.legal_moves()).collect();
+    c.bench_function("make+unmake/every legal move", |b| {
+        b.iter(|| {
+            for (p, list) in ps.iter_mut().zip(&lists) {
+                for &m in list.iter() {
+                    p.make(m);
+                    black_box(p.key());
+                    p.unmake();
+                }
+            }
+        })
+    });
+}
+
+fn bench_perft(c: &mut Criterion) {
+    let mut p = positions().swap_remove(1);
+    c.bench_function("perft/kiwipete depth 3", |b| {
+        b.iter(|| black_box(squall::perft::perft(&mut p, 3)))
+    });
+}
+
+criterion_group!(
+    benches,
+    bench_attacks,
+    bench_movegen,
+    bench_make_unmake,
+    bench_perft
+);
+criterion_main!(benches);

@@ -1,0 +1,288 @@
+//! Attack tests, attackers of a square, pins and check detection, all driven by the
+//! vector-delta tables: one table load says whether a piece *could* reach a square, and only
+//! sliders then walk the ray to see whether it is blocked.
+
+use super::geometry::{attack_mask, piece_bit, step, SLIDER_BITS};
+use super::Position;
+use crate::moves::Move;
+use crate::types::{bit, Colour, Kind, Piece, Square, SquareSet, NO_SQUARE};
+
+/// What the legality filter needs to know about the side to move, computed once per node.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckInfo {
+    pub king: Square,
+    /// Squares of the enemy pieces giving check.
+    pub checkers: SquareSet,
+    pub checker_count: u8,
+    /// Our pieces pinned against our king.
+    pub pinned: SquareSet,
+    /// When in single check: the checker's square and the squares between it and the king.
+    pub evasion_targets: SquareSet,
+}
+
+impl Position {
+    /// True when every square strictly between `from` and `to` is empty; the two must lie on a
+    /// common line.
+    #[inline]
+    pub fn path_clear(&self, from: Square, to: Square) -> bool {
+        let d = step(from, to);
+        debug_assert!(d != 0);
+        let mut sq = from as i16 + d;
+        while sq != to as i16 {
+            if self.board[sq as usize].is_some() {
+                return false;
+            }
+            sq += d;
+        }
+        true
+    }
+
+    /// Like `path_clear`, but treats the squares in `vacated` as empty and `filled` as occupied:
+    /// the occupancy after a move that has not been made.
+    #[inline]
+    fn path_clear_after(
+        &self,
+        from: Square,
+        to: Square,
+        vacated: SquareSet,
+        filled: Square,
+    ) -> bool {
+        let d = step(from, to);
+        let mut sq = from as i16 + d;
+        while sq != to as i16 {
+            let s = sq as Square;
+            if s == filled || (self.board[s as usize].is_some() && vacated & bit(s) == 0) {
+                return false;
+            }
+            sq += d;
+        }
+        true
+    }
+
+    /// Does the piece `p` standing on `from` attack `to` on the current board?
+    #[inline]
+    pub fn piece_attacks(&self, p: Piece, from: Square, to: Square) -> bool {
+        let m = attack_mask(from, to) & piece_bit(p);
+        m != 0 && (m & SLIDER_BITS == 0 || self.path_clear(from, to))
+    }
+
+    /// Is `sq` attacked by any piece of colour `by`?
+    pub fn is_attacked(&self, sq: Square, by: Colour) -> bool {
+        self.is_attacked_ignoring(sq, by, NO_SQUARE)
+    }
+
+    /// Is `sq` attacked by `by` when the square `ignore` is treated as empty? (A king stepping
+    /// away along a checking line must not count its old square as a shield.)
+    pub fn is_attacked_ignoring(&self, sq: Square, by: Colour, ignore: Square) -> bool {
+        // Pawns: look at the two squares a pawn of `by` would attack from.
+        let pawn = Piece::new(by, Kind::Pawn);
+        let back = -by.forward();
+        for side in [-1i16, 1] {
+            let from = sq as i16 + back + side;
+            if crate::types::on_board(from) && self.board[from as usize] == pawn {
+                return true;
+            }
+        }
+        let vacated = if ignore == NO_SQUARE { 0 } else { bit(ignore) };
+        for &from in self.pieces(by) {
+            let p = self.board[from as usize];
+            let m = attack_mask(from, sq) & piece_bit(p);
+            if m != 0
+                && (m & SLIDER_BITS == 0 || self.path_clear_after(from, sq, vacated, NO_SQUARE))
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Every piece of colour `by` attacking `sq` (x-rays not included).
+    pub fn attackers(&self, sq: Square, by: Colour) -> SquareSet {
+        let mut set = 0;
+        for &from in self.pawns(by) {
+            if attack_mask(from, sq) & piece_bit(self.board[from as usize]) != 0 {
+                set |= bit(from);
+            }
+        }
+        for &from in self.pieces(by) {
+            if self.piece_attacks(self.board[from as usize], from, sq) {
+                set |= bit(from);
+            }
+        }
+        set
+    }
+
+    /// Number of enemy pieces attacking the king of the side to move.
+    pub(crate) fn count_checkers(&self) -> u8 {
+        let us = self.side;
+        self.attackers(self.king(us), us.flip()).count_ones() as u8
+    }
+
+    /// Pieces of colour `c` pinned against their own king.
+    pub fn pinned(&self, c: Colour) -> SquareSet {
+        let ksq = self.king(c);
+        let mut pinned = 0;
+        for &from in self.pieces(c.flip()) {
+            let p = self.board[from as usize];
+            if attack_mask(from, ksq) & piece_bit(p) & SLIDER_BITS == 0 {
+                continue;
+            }
+            if let Some(sq) = self.single_blocker(ksq, from) {
+                if self.board[sq as usize].colour() == c {
+                    pinned |= bit(sq);
+                }
+            }
+        }
+        pinned
+    }
+
+    /// The one piece between `a` and `b` on their common line, if there is exactly one.
+    fn single_blocker(&self, a: Square, b: Square) -> Option<Square> {
+        let d = step(a, b);
+        let mut sq = a as i16 + d;
+        let mut found = None;
+        while sq != b as i16 {
+            if self.board[sq as usize].is_some() {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(sq as Square);
+            }
+            sq += d;
+        }
+        found
+    }
+
+    /// King, checkers, pins and evasion targets of the side to move.
+    pub fn check_info(&self) -> CheckInfo {
+        let us = self.side;
+        let king = self.king(us);
+        let checkers = self.attackers(king, us.flip());
+        let checker_count = checkers.count_ones() as u8;
+        let mut evasion_targets = 0;
+        if checker_count == 1 {
+            let csq = checkers.trailing_zeros() as Square;
+            evasion_targets = checkers;
+            let d = step(king, csq);
+            if d != 0 && self.board[csq as usize].kind_index() >= Kind::Bishop as u8 {
+                let mut sq = king as i16 + d;
+                while sq != csq as i16 {
+                    evasion_targets |= bit(sq as Square);
+                    sq += d;
+                }
+            }
+        }
+        CheckInfo {
+            king,
+            checkers,
+            checker_count,
+            pinned: self.pinned(us),
+            evasion_targets,
+        }
+    }
+
+    /// Would the king of the side to move be attacked after this en-passant capture? Checked
+    /// against the occupancy after the move, which catches the horizontal pin through both
+    /// pawns (`8/8/8/K2pP2r/8/8/8/7k w - d6`).
+    pub(crate) fn en_passant_exposes_king(&self, m: Move) -> bool {
+        let us = self.side;
+        let them = us.flip();
+        let king = self.king(us);
+        let captured_sq = (m.to() as i16 - us.forward()) as Square;
+        let vacated = bit(m.from()) | bit(captured_sq);
+        for &from in self.pawns(them) {
+            if from != captured_sq
+                && attack_mask(from, king) & piece_bit(self.board[from as usize]) != 0
+            {
+                return true;
+            }
+        }
+        for &from in self.pieces(them) {
+            let p = self.board[from as usize];
+            let mask = attack_mask(from, king) & piece_bit(p);
+            if mask != 0
+                && (mask & SLIDER_BITS == 0 || self.path_clear_after(from, king, vacated, m.to()))
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Does the (legal) move `m` give check to the opponent? Decided from the tables without
+    /// making the move: a direct check from the destination, a discovered check through the
+    /// vacated square, and the special cases of castling, en passant and promotion.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.side;
+        let them = us.flip();
+        let ksq = self.king(them);
+        let from = m.from();
+        let to = m.to();
+        let piece = if m.is_promotion() {
+            m.promotion()
+        } else {
+            m.moved()
+        };
+
+        if m.is_castle() {
+            // Only the rook can give check; the king's old square is empty afterwards.
+            let (rook_from, rook_to) = super::make::castle_rook_squares(to);
+            let rook = Piece::new(us, Kind::Rook);
+            let mask = attack_mask(rook_to, ksq) & piece_bit(rook);
+            return mask != 0
+                && self.path_clear_after(rook_to, ksq, bit(from) | bit(rook_from), to);
+        }
+
+        // Direct check by the piece on its new square (the old square is empty by then).
+        let mask = attack_mask(to, ksq) & piece_bit(piece);
+        if mask != 0
+            && (mask & SLIDER_BITS == 0 || self.path_clear_after(to, ksq, bit(from), NO_SQUARE))
+        {
+            return true;
+        }
+
+        // Discovered check through the vacated square(s).
+        let mut vacated = bit(from);
+        if m.is_en_passant() {
+            vacated |= bit((to as i16 - us.forward()) as Square);
+        }
+        let mut v = vacated;
+        while v != 0 {
+            let sq = v.trailing_zeros() as Square;
+            v &= v - 1;
+            if self.discovers_check(sq, ksq, vacated, to, us) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Is there a slider of colour `us` behind `gap` on the line from `ksq`, once the squares in
+    /// `vacated` are empty and `filled` is occupied?
+    fn discovers_check(
+        &self,
+        gap: Square,
+        ksq: Square,
+        vacated: SquareSet,
+        filled: Square,
+        us: Colour,
+    ) -> bool {
+        let d = step(ksq, gap);
+        if d == 0 {
+            return false;
+        }
+        let mut sq = ksq as i16 + d;
+        while crate::types::on_board(sq) {
+            let s = sq as Square;
+            if s == filled {
+                return false;
+            }
+            let p = self.board[s as usize];
+            if p.is_some() && vacated & bit(s) == 0 {
+                return p.colour() == us && attack_mask(s, ksq) & piece_bit(p) & SLIDER_BITS != 0;
+            }
+            sq += d;
+        }
+        false
+    }
+}

@@ -1,0 +1,445 @@
+//! The position: a 128-square 0x88 mailbox with per-side piece lists and incremental state.
+//!
+//! Layout (typhoon's, tidied):
+//! - `board[sq]` holds the piece code on every 0x88 square (the off-board half stays empty);
+//! - each side has a list of non-pawn pieces with the king always in slot 0 and a separate pawn
+//!   list; `slot[sq]` gives a piece's index in its list, so a capture removes it in O(1) by
+//!   moving the list's last entry into the hole;
+//! - `counts[piece]` counts every piece code, which drives the material key and game phase;
+//! - the full, pawn and material Zobrist keys and the White-relative material + piece-square
+//!   score are updated by the three primitives `put`, `remove` and `shift`, and nothing else
+//!   writes to the board.
+//!
+//! Submodules: `geometry` (vector-delta tables), `zobrist`, `attacks` (attack tests, pins,
+//! checks), `make` (make/unmake/null), `fen`, `notation` (SAN and coordinates), `draw`
+//! (repetition, fifty moves, insufficient material) and `validate` (full recompute).
+
+pub mod attacks;
+pub mod draw;
+pub mod fen;
+pub mod geometry;
+pub mod make;
+pub mod notation;
+pub mod validate;
+pub mod zobrist;
+
+use crate::eval::psqt;
+use crate::eval::score::Score;
+use crate::moves::Move;
+use crate::types::{Colour, Kind, Piece, Square, NO_SQUARE};
+
+/// Castling-right bits.
+pub const WHITE_OO: u8 = 1;
+pub const WHITE_OOO: u8 = 2;
+pub const BLACK_OO: u8 = 4;
+pub const BLACK_OOO: u8 = 8;
+pub const ALL_CASTLING: u8 = 15;
+
+/// Maximum non-pawn pieces per side (king + 15 promoted or original pieces).
+pub const MAX_PIECES: usize = 16;
+pub const MAX_PAWNS: usize = 8;
+
+/// The irreversible part of a position, saved by make and restored by unmake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct State {
+    pub mv: Move,
+    pub castling: u8,
+    pub ep: Square,
+    pub halfmove: u16,
+    pub plies_from_null: u16,
+    pub key: u64,
+    pub pawn_key: u64,
+    pub material_key: u64,
+    pub psq: Score,
+    pub checkers: u8,
+    /// List slots of the captured piece and of a promoting pawn, so unmake restores the piece
+    /// lists in their exact order (move generation order, and so node counts, depend on it).
+    pub cap_slot: u8,
+    pub pawn_slot: u8,
+}
+
+#[derive(Clone)]
+pub struct Position {
+    board: [Piece; 128],
+    slot: [u8; 128],
+    pieces: [[Square; MAX_PIECES]; 2],
+    piece_len: [u8; 2],
+    pawns: [[Square; MAX_PAWNS]; 2],
+    pawn_len: [u8; 2],
+    counts: [u8; Piece::COUNT],
+    side: Colour,
+    castling: u8,
+    ep: Square,
+    halfmove: u16,
+    fullmove: u16,
+    /// Plies since the last null move (or the root of the known history); bounds repetition scans.
+    plies_from_null: u16,
+    key: u64,
+    pawn_key: u64,
+    material_key: u64,
+    psq: Score,
+    /// Number of pieces giving check to the side to move (0, 1 or 2).
+    checkers: u8,
+    /// Undo stack: one entry per made move (including null moves).
+    undo: Vec<State>,
+    /// Keys of every earlier position in the game and the search, oldest first.
+    keys: Vec<u64>,
+}
+
+impl Position {
+    /// An empty board with White to move; used by the FEN parser.
+    pub(crate) fn empty() -> Position {
+        Position {
+            board: [Piece::NONE; 128],
+            slot: [0; 128],
+            pieces: [[NO_SQUARE; MAX_PIECES]; 2],
+            piece_len: [0; 2],
+            pawns: [[NO_SQUARE; MAX_PAWNS]; 2],
+            pawn_len: [0; 2],
+            counts: [0; Piece::COUNT],
+            side: Colour::White,
+            castling: 0,
+            ep: NO_SQUARE,
+            halfmove: 0,
+            fullmove: 1,
+            plies_from_null: 0,
+            key: 0,
+            pawn_key: 0,
+            material_key: 0,
+            psq: Score::ZERO,
+            checkers: 0,
+            undo: Vec::with_capacity(256),
+            keys: Vec::with_capacity(512),
+        }
+    }
+
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        match Position::from_fen(fen::START_FEN) {
+            Ok(p) => p,
+            Err(e) => unreachable!("start FEN is valid: {e}"),
+        }
+    }
+
+    // ----- accessors -----
+
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Piece {
+        self.board[sq as usize]
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Colour {
+        self.side
+    }
+
+    #[inline]
+    pub fn castling(&self) -> u8 {
+        self.castling
+    }
+
+    /// En-passant target square, set only when a pawn of the side to move stands ready to take.
+    #[inline]
+    pub fn ep_square(&self) -> Square {
+        self.ep
+    }
+
+    #[inline]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+
+    #[inline]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove
+    }
+
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline]
+    pub fn pawn_key(&self) -> u64 {
+        self.pawn_key
+    }
+
+    #[inline]
+    pub fn material_key(&self) -> u64 {
+        self.material_key
+    }
+
+    /// Material plus piece-square sum, White-relative.
+    #[inline]
+    pub fn psq(&self) -> Score {
+        self.psq
+    }
+
+    #[inline]
+    pub fn king(&self, c: Colour) -> Square {
+        self.pieces[c.index()][0]
+    }
+
+    /// Non-pawn pieces of `c`, king first.
+    #[inline]
+    pub fn pieces(&self, c: Colour) -> &[Square] {
+        &self.pieces[c.index()][..self.piece_len[c.index()] as usize]
+    }
+
+    #[inline]
+    pub fn pawns(&self, c: Colour) -> &[Square] {
+        &self.pawns[c.index()][..self.pawn_len[c.index()] as usize]
+    }
+
+    /// How many pieces with this code stand on the board.
+    #[inline]
+    pub fn count(&self, p: Piece) -> u8 {
+        self.counts[p.index()]
+    }
+
+    #[inline]
+    pub fn count_of(&self, c: Colour, k: Kind) -> u8 {
+        self.counts[Piece::new(c, k).index()]
+    }
+
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.checkers != 0
+    }
+
+    /// Number of pieces giving check (0, 1 or 2).
+    #[inline]
+    pub fn checker_count(&self) -> u8 {
+        self.checkers
+    }
+
+    /// True when `c` has a piece other than king and pawns (null-move safety).
+    #[inline]
+    pub fn has_non_pawn_material(&self, c: Colour) -> bool {
+        self.piece_len[c.index()] > 1
+    }
+
+    /// Game phase from the remaining non-pawn material, 0 (bare) ..= `PHASE_TOTAL` (opening);
+    /// promotions can push the raw sum above the total, so it is clamped.
+    pub fn phase(&self) -> i32 {
+        let mut p = 0;
+        for c in Colour::BOTH {
+            for k in [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen] {
+                p += psqt::phase_weight(k) * self.count_of(c, k) as i32;
+            }
+        }
+        p.min(psqt::PHASE_TOTAL)
+    }
+
+    /// Number of plies made on this position object (the undo stack depth).
+    #[inline]
+    pub fn ply_count(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// The last move made, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.undo.last().map(|s| s.mv)
+    }
+
+    /// Keys of the earlier positions, oldest first.
+    pub fn key_history(&self) -> &[u64] {
+        &self.keys
+    }
+
+    /// Forgets the undo stack and key history; the position becomes a fresh root.
+    pub fn clear_history(&mut self) {
+        self.undo.clear();
+        self.keys.clear();
+        self.plies_from_null = 0;
+    }
+
+    // ----- the three mutation primitives -----
+
+    /// Places `p` on the empty square `sq`, updating lists, counts, keys and the psq sum.
+    #[inline]
+    fn put(&mut self, p: Piece, sq: Square) {
+        self.put_raw(p, sq);
+        let z = &*zobrist::ZOBRIST;
+        self.key ^= z.piece_square[p.index()][sq as usize];
+        if p.is_kind(Kind::Pawn) {
+            self.pawn_key ^= z.piece_square[p.index()][sq as usize];
+        }
+        self.material_key ^= z.material[p.index()][self.counts[p.index()] as usize - 1];
+        self.psq += psqt::psq(p, sq);
+    }
+
+    /// Removes and returns the piece on `sq`, updating every incremental field.
+    #[inline]
+    fn remove(&mut self, sq: Square) -> (Piece, u8) {
+        let (p, slot) = self.remove_raw(sq);
+        let z = &*zobrist::ZOBRIST;
+        self.key ^= z.piece_square[p.index()][sq as usize];
+        if p.is_kind(Kind::Pawn) {
+            self.pawn_key ^= z.piece_square[p.index()][sq as usize];
+        }
+        self.material_key ^= z.material[p.index()][self.counts[p.index()] as usize];
+        self.psq -= psqt::psq(p, sq);
+        (p, slot)
+    }
+
+    /// Moves the piece on `from` to the empty square `to`.
+    #[inline]
+    fn shift(&mut self, from: Square, to: Square) {
+        let p = self.shift_raw(from, to);
+        let z = &*zobrist::ZOBRIST;
+        let delta =
+            z.piece_square[p.index()][from as usize] ^ z.piece_square[p.index()][to as usize];
+        self.key ^= delta;
+        if p.is_kind(Kind::Pawn) {
+            self.pawn_key ^= delta;
+        }
+        self.psq += psqt::psq(p, to) - psqt::psq(p, from);
+    }
+
+    // Raw versions touch only the board, lists and counts; unmake uses them and restores the
+    // saved keys and sums wholesale.
+
+    #[inline]
+    fn put_raw(&mut self, p: Piece, sq: Square) {
+        debug_assert!(self.board[sq as usize].is_none());
+        let c = p.colour().index();
+        self.board[sq as usize] = p;
+        self.counts[p.index()] += 1;
+        if p.is_kind(Kind::Pawn) {
+            let n = self.pawn_len[c] as usize;
+            self.pawns[c][n] = sq;
+            self.slot[sq as usize] = n as u8;
+            self.pawn_len[c] += 1;
+        } else {
+            let n = self.piece_len[c] as usize;
+            if p.is_kind(Kind::King) && n > 0 {
+                // Keep the king in slot 0 (only happens while setting up a position).
+                let first = self.pieces[c][0];
+                self.pieces[c][n] = first;
+                self.slot[first as usize] = n as u8;
+                self.pieces[c][0] = sq;
+                self.slot[sq as usize] = 0;
+            } else {
+                self.pieces[c][n] = sq;
+                self.slot[sq as usize] = n as u8;
+            }
+            self.piece_len[c] += 1;
+        }
+    }
+
+    /// Puts `p` back into list slot `slot`, exactly undoing a `remove_raw` that returned that
+    /// slot: the piece that was moved into the hole goes back to the end of the list.
+    #[inline]
+    fn put_raw_at(&mut self, p: Piece, sq: Square, slot: u8) {
+        self.put_raw(p, sq);
+        let c = p.colour().index();
+        let list = if p.is_kind(Kind::Pawn) {
+            &mut self.pawns[c][..self.pawn_len[c] as usize]
+        } else {
+            &mut self.pieces[c][..self.piece_len[c] as usize]
+        };
+        let last = list.len() - 1;
+        let slot = slot as usize;
+        if slot != last {
+            let moved = list[slot];
+            list[slot] = sq;
+            list[last] = moved;
+            self.slot[sq as usize] = slot as u8;
+            self.slot[moved as usize] = last as u8;
+        }
+    }
+
+    /// Removes the piece on `sq` and returns it with the list slot it occupied.
+    #[inline]
+    fn remove_raw(&mut self, sq: Square) -> (Piece, u8) {
+        let p = self.board[sq as usize];
+        debug_assert!(p.is_some() && !p.is_kind(Kind::King));
+        let c = p.colour().index();
+        self.board[sq as usize] = Piece::NONE;
+        self.counts[p.index()] -= 1;
+        let i = self.slot[sq as usize] as usize;
+        if p.is_kind(Kind::Pawn) {
+            self.pawn_len[c] -= 1;
+            let last = self.pawns[c][self.pawn_len[c] as usize];
+            self.pawns[c][i] = last;
+            self.slot[last as usize] = i as u8;
+        } else {
+            self.piece_len[c] -= 1;
+            let last = self.pieces[c][self.piece_len[c] as usize];
+            self.pieces[c][i] = last;
+            self.slot[last as usize] = i as u8;
+        }
+        (p, i as u8)
+    }
+
+    #[inline]
+    fn shift_raw(&mut self, from: Square, to: Square) -> Piece {
+        let p = self.board[from as usize];
+        debug_assert!(p.is_some() && self.board[to as usize].is_none());
+        let c = p.colour().index();
+        self.board[from as usize] = Piece::NONE;
+        self.board[to as usize] = p;
+        let i = self.slot[from as usize];
+        self.slot[to as usize] = i;
+        if p.is_kind(Kind::Pawn) {
+            self.pawns[c][i as usize] = to;
+        } else {
+            self.pieces[c][i as usize] = to;
+        }
+        p
+    }
+
+    /// Captures the current irreversible state for the undo stack.
+    #[inline]
+    fn state(&self, mv: Move) -> State {
+        State {
+            mv,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            plies_from_null: self.plies_from_null,
+            key: self.key,
+            pawn_key: self.pawn_key,
+            material_key: self.material_key,
+            psq: self.psq,
+            checkers: self.checkers,
+            cap_slot: 0,
+            pawn_slot: 0,
+        }
+    }
+
+    #[inline]
+    fn restore(&mut self, s: &State) {
+        self.castling = s.castling;
+        self.ep = s.ep;
+        self.halfmove = s.halfmove;
+        self.plies_from_null = s.plies_from_null;
+        self.key = s.key;
+        self.pawn_key = s.pawn_key;
+        self.material_key = s.material_key;
+        self.psq = s.psq;
+        self.checkers = s.checkers;
+    }
+
+    /// ASCII diagram of the board, White at the bottom.
+    pub fn diagram(&self) -> String {
+        let mut out = String::new();
+        for rank in (0..8u8).rev() {
+            out.push_str(&format!("{} ", rank + 1));
+            for file in 0..8u8 {
+                out.push(' ');
+                out.push(self.piece_at(crate::types::square(file, rank)).to_char());
+            }
+            out.push('\n');
+        }
+        out.push_str("   a b c d e f g h\n");
+        out
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}

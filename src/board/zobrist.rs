@@ -1,0 +1,70 @@
+//! Zobrist keys: the full position key, the pawn-only key and the material key.
+//!
+//! The keys come from `rand_xoshiro` with a fixed seed, so every build and every run hashes a
+//! position to the same value (bench signatures and stored tables stay comparable). The material
+//! key hashes *counts*: the n-th piece of a kind toggles `material[piece][n]`, so it identifies the
+//! material balance regardless of where the pieces stand.
+
+use std::sync::LazyLock;
+
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256StarStar;
+
+use crate::types::{Piece, Square};
+
+/// Seed of the key generator; changing it changes every key (and the bench signature).
+const ZOBRIST_SEED: u64 = 0x5351_5541_4C4C_2026; // "SQUALL" 2026
+
+pub struct Zobrist {
+    pub piece_square: [[u64; 128]; Piece::COUNT],
+    pub castling: [u64; 16],
+    pub ep_file: [u64; 8],
+    pub side: u64,
+    /// `material[piece][n]`: toggled when the (n+1)-th piece of that code appears.
+    pub material: [[u64; 16]; Piece::COUNT],
+}
+
+pub static ZOBRIST: LazyLock<Zobrist> = LazyLock::new(|| {
+    let mut rng = Xoshiro256StarStar::seed_from_u64(ZOBRIST_SEED);
+    let mut z = Zobrist {
+        piece_square: [[0; 128]; Piece::COUNT],
+        castling: [0; 16],
+        ep_file: [0; 8],
+        side: 0,
+        material: [[0; 16]; Piece::COUNT],
+    };
+    // Empty squares (piece code 0) keep zero keys so that toggling "nothing" is a no-op.
+    for p in 2..Piece::COUNT {
+        for sq in 0..128 {
+            if sq & 0x88 == 0 {
+                z.piece_square[p][sq] = rng.next_u64();
+            }
+        }
+        for n in 0..16 {
+            z.material[p][n] = rng.next_u64();
+        }
+    }
+    // Castling keys are XOR-combined per right so that the key of a rights set is the XOR of
+    // its single-right keys.
+    let single: [u64; 4] = [
+        rng.next_u64(),
+        rng.next_u64(),
+        rng.next_u64(),
+        rng.next_u64(),
+    ];
+    for (rights, key) in z.castling.iter_mut().enumerate() {
+        *key = (0..4)
+            .filter(|i| rights & (1 << i) != 0)
+            .fold(0, |k, i| k ^ single[i]);
+    }
+    for f in z.ep_file.iter_mut() {
+        *f = rng.next_u64();
+    }
+    z.side = rng.next_u64();
+    z
+});
+
+#[inline]
+pub fn piece_square(p: Piece, sq: Square) -> u64 {
+    ZOBRIST.piece_square[p.index()][sq as usize]
+}

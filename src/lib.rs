@@ -1,0 +1,22 @@
+//! Squall: a 0x88 mailbox chess engine in safe Rust, a descendant of Scott Gasch's
+//! monsoon/typhoon.
+//!
+//! Module map:
+//! - `types`: colours, pieces, 0x88 squares;
+//! - `moves`: the 32-bit move and move lists;
+//! - `board`: the position, its geometry tables, make/unmake, FEN, notation, draw rules;
+//! - `movegen`: pseudo-legal generation by stage and the pin-based legality filter;
+//! - `eval`: scores and the incrementally kept material/piece-square terms;
+//! - `perft`: move-tree counting and perft EPD suites.
+
+#![forbid(unsafe_code)]
+
+pub mod board;
+pub mod eval;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod types;
+
+pub use board::Position;
+pub use moves::{Move, MoveList};

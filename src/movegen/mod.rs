@@ -1,0 +1,286 @@
+//! Move generation on the 0x88 board.
+//!
+//! Generators produce *pseudo-legal* moves into a `MoveList`; `is_legal` then decides legality
+//! from the pin and check information of `CheckInfo` (computed once per node from the
+//! vector-delta tables), without making the move. Only en passant, whose capture can uncover a
+//! check along the rank through both pawns, gets an occupancy-after-the-move test.
+//!
+//! The three kinds split all moves into two disjoint halves for a staged search:
+//! - `Captures`: every capture (all promotion pieces) plus quiet queen promotions;
+//! - `Quiets`: every other move, including quiet under-promotions and castling;
+//! - `All`: both.
+//!
+//! When in check, `generate_evasions` produces king moves plus moves that capture the checker or
+//! block its line.
+
+use crate::board::attacks::CheckInfo;
+use crate::board::geometry::{
+    step, BISHOP_DIRS, KING_DELTAS, KNIGHT_DELTAS, QUEEN_DIRS, ROOK_DIRS,
+};
+use crate::board::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
+use crate::moves::{Move, MoveList, FLAG_CASTLE, FLAG_DOUBLE_PUSH, FLAG_EN_PASSANT};
+use crate::types::{bit, on_board, rank_of, Colour, Kind, Piece, Square, SquareSet, NO_SQUARE};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenType {
+    Captures,
+    Quiets,
+    All,
+}
+
+const ALL_SQUARES: SquareSet = u128::MAX;
+
+impl Position {
+    /// Pseudo-legal moves of the given type for a side not in check.
+    pub fn generate(&self, gen: GenType, list: &mut MoveList) {
+        match gen {
+            GenType::Captures => self.gen_moves::<true, false>(ALL_SQUARES, true, list),
+            GenType::Quiets => self.gen_moves::<false, true>(ALL_SQUARES, true, list),
+            GenType::All => self.gen_moves::<true, true>(ALL_SQUARES, true, list),
+        }
+    }
+
+    /// Pseudo-legal check evasions: king moves, and when in single check, captures of the
+    /// checker and interpositions.
+    pub fn generate_evasions(&self, ci: &CheckInfo, list: &mut MoveList) {
+        let targets = if ci.checker_count >= 2 {
+            0
+        } else {
+            ci.evasion_targets
+        };
+        self.gen_moves::<true, true>(targets, false, list);
+    }
+
+    /// All legal moves.
+    pub fn generate_legal(&self, list: &mut MoveList) {
+        let ci = self.check_info();
+        if ci.checker_count > 0 {
+            self.generate_evasions(&ci, list);
+        } else {
+            self.generate(GenType::All, list);
+        }
+        list.retain(|m| self.is_legal(m, &ci));
+    }
+
+    /// Legal moves as a fresh list.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        list
+    }
+
+    /// True when the side to move has at least one legal move.
+    pub fn has_legal_move(&self) -> bool {
+        !self.legal_moves().is_empty()
+    }
+
+    /// Is a pseudo-legal move (from `generate` or `generate_evasions`) legal?
+    #[inline]
+    pub fn is_legal(&self, m: Move, ci: &CheckInfo) -> bool {
+        let from = m.from();
+        let to = m.to();
+        let them = self.side_to_move().flip();
+        if m.moved().is_kind(Kind::King) {
+            if m.is_castle() {
+                // Not out of, through, or into check.
+                let d: i16 = if to > from { 1 } else { -1 };
+                return ci.checker_count == 0
+                    && !self.is_attacked((from as i16 + d) as Square, them)
+                    && !self.is_attacked(to, them);
+            }
+            return !self.is_attacked_ignoring(to, them, from);
+        }
+        if m.is_en_passant() {
+            return !self.en_passant_exposes_king(m);
+        }
+        ci.pinned & bit(from) == 0 || step(ci.king, from) == step(ci.king, to)
+    }
+
+    /// The generator proper. `targets` restricts the destination of non-king moves (evasions);
+    /// `castles` allows castling.
+    fn gen_moves<const CAPS: bool, const QUIETS: bool>(
+        &self,
+        targets: SquareSet,
+        castles: bool,
+        list: &mut MoveList,
+    ) {
+        let us = self.side_to_move();
+        self.gen_pawn_moves::<CAPS, QUIETS>(us, targets, list);
+        for &from in self.pieces(us) {
+            let p = self.piece_at(from);
+            match p.kind() {
+                Kind::Knight => {
+                    self.gen_leaper::<CAPS, QUIETS>(p, from, &KNIGHT_DELTAS, targets, list)
+                }
+                Kind::Bishop => {
+                    self.gen_slider::<CAPS, QUIETS>(p, from, &BISHOP_DIRS, targets, list)
+                }
+                Kind::Rook => self.gen_slider::<CAPS, QUIETS>(p, from, &ROOK_DIRS, targets, list),
+                Kind::Queen => self.gen_slider::<CAPS, QUIETS>(p, from, &QUEEN_DIRS, targets, list),
+                Kind::King => {
+                    self.gen_leaper::<CAPS, QUIETS>(p, from, &KING_DELTAS, ALL_SQUARES, list);
+                    if QUIETS && castles {
+                        self.gen_castles(us, from, list);
+                    }
+                }
+                Kind::Pawn => {}
+            }
+        }
+    }
+
+    #[inline]
+    fn gen_leaper<const CAPS: bool, const QUIETS: bool>(
+        &self,
+        p: Piece,
+        from: Square,
+        deltas: &[i16; 8],
+        targets: SquareSet,
+        list: &mut MoveList,
+    ) {
+        let us = p.colour();
+        for &d in deltas {
+            let t = from as i16 + d;
+            if !on_board(t) {
+                continue;
+            }
+            let to = t as Square;
+            if targets & bit(to) == 0 {
+                continue;
+            }
+            let q = self.piece_at(to);
+            if q.is_none() {
+                if QUIETS {
+                    list.push(Move::new(from, to, p, Piece::NONE));
+                }
+            } else if CAPS && q.colour() != us {
+                list.push(Move::new(from, to, p, q));
+            }
+        }
+    }
+
+    #[inline]
+    fn gen_slider<const CAPS: bool, const QUIETS: bool>(
+        &self,
+        p: Piece,
+        from: Square,
+        dirs: &[i16],
+        targets: SquareSet,
+        list: &mut MoveList,
+    ) {
+        let us = p.colour();
+        for &d in dirs {
+            let mut t = from as i16 + d;
+            while on_board(t) {
+                let to = t as Square;
+                let q = self.piece_at(to);
+                if q.is_none() {
+                    if QUIETS && targets & bit(to) != 0 {
+                        list.push(Move::new(from, to, p, Piece::NONE));
+                    }
+                } else {
+                    if CAPS && q.colour() != us && targets & bit(to) != 0 {
+                        list.push(Move::new(from, to, p, q));
+                    }
+                    break;
+                }
+                t += d;
+            }
+        }
+    }
+
+    fn gen_castles(&self, us: Colour, king: Square, list: &mut MoveList) {
+        let (short, long) = match us {
+            Colour::White => (WHITE_OO, WHITE_OOO),
+            Colour::Black => (BLACK_OO, BLACK_OOO),
+        };
+        let rights = self.castling();
+        let k = Piece::new(us, Kind::King);
+        let empty = |d: i16| self.piece_at((king as i16 + d) as Square).is_none();
+        if rights & short != 0 && empty(1) && empty(2) {
+            list.push(Move::new(king, king + 2, k, Piece::NONE).with_flag(FLAG_CASTLE));
+        }
+        if rights & long != 0 && empty(-1) && empty(-2) && empty(-3) {
+            list.push(Move::new(king, king - 2, k, Piece::NONE).with_flag(FLAG_CASTLE));
+        }
+    }
+
+    fn gen_pawn_moves<const CAPS: bool, const QUIETS: bool>(
+        &self,
+        us: Colour,
+        targets: SquareSet,
+        list: &mut MoveList,
+    ) {
+        let fwd = us.forward();
+        let pawn = Piece::new(us, Kind::Pawn);
+        let last_rank_from = us.relative_rank(6);
+        let start_rank = us.relative_rank(1);
+        for &from in self.pawns(us) {
+            let promoting = rank_of(from) == last_rank_from;
+            let ahead = (from as i16 + fwd) as Square;
+            if CAPS {
+                for side in [-1i16, 1] {
+                    let t = ahead as i16 + side;
+                    if !on_board(t) {
+                        continue;
+                    }
+                    let to = t as Square;
+                    let q = self.piece_at(to);
+                    if q.is_some() && q.colour() != us && targets & bit(to) != 0 {
+                        let m = Move::new(from, to, pawn, q);
+                        if promoting {
+                            for k in Kind::PROMOTIONS {
+                                list.push(m.with_promotion(Piece::new(us, k)));
+                            }
+                        } else {
+                            list.push(m);
+                        }
+                    }
+                }
+            }
+            if self.piece_at(ahead).is_some() {
+                continue;
+            }
+            let m = Move::new(from, ahead, pawn, Piece::NONE);
+            if promoting {
+                if targets & bit(ahead) != 0 {
+                    if CAPS {
+                        list.push(m.with_promotion(Piece::new(us, Kind::Queen)));
+                    }
+                    if QUIETS {
+                        for k in [Kind::Knight, Kind::Rook, Kind::Bishop] {
+                            list.push(m.with_promotion(Piece::new(us, k)));
+                        }
+                    }
+                }
+            } else if QUIETS {
+                if targets & bit(ahead) != 0 {
+                    list.push(m);
+                }
+                if rank_of(from) == start_rank {
+                    let two = (ahead as i16 + fwd) as Square;
+                    if self.piece_at(two).is_none() && targets & bit(two) != 0 {
+                        list.push(
+                            Move::new(from, two, pawn, Piece::NONE).with_flag(FLAG_DOUBLE_PUSH),
+                        );
+                    }
+                }
+            }
+        }
+        let ep = self.ep_square();
+        if CAPS && ep != NO_SQUARE {
+            let captured_sq = (ep as i16 - fwd) as Square;
+            // In check, en passant helps only by removing the checking pawn (or by landing on
+            // a blocking square).
+            if targets & (bit(captured_sq) | bit(ep)) == 0 {
+                return;
+            }
+            let enemy = Piece::new(us.flip(), Kind::Pawn);
+            for side in [-1i16, 1] {
+                let f = captured_sq as i16 + side;
+                if on_board(f) && self.piece_at(f as Square) == pawn {
+                    list.push(Move::new(f as Square, ep, pawn, enemy).with_flag(FLAG_EN_PASSANT));
+                }
+            }
+        }
+    }
+}
