@@ -165,7 +165,7 @@ fn console() {
             [] => {}
             ["quit"] => break,
             ["help"] => println!("commands: fen FEN | d | moves | move M | perft N | quit"),
-            ["d"] => print!("{}{}\n", pos.diagram(), pos.to_fen()),
+            ["d"] => println!("{}{}", pos.diagram(), pos.to_fen()),
             ["fen", rest @ ..] => match Position::from_fen(&rest.join(" ")) {
                 Ok(p) => pos = p,
                 Err(e) => println!("error: bad FEN: {e}"),

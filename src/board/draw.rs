@@ -46,7 +46,7 @@ impl Position {
     /// Fifty-move draw: 100 half-moves without capture or pawn move, unless the side to move is
     /// checkmated (a mate delivered by the 100th half-move still counts as mate).
     pub fn is_fifty_move_draw(&self) -> bool {
-        self.halfmove >= FIFTY_MOVE_PLIES && !(self.in_check() && !self.has_legal_move())
+        self.halfmove >= FIFTY_MOVE_PLIES && (!self.in_check() || self.has_legal_move())
     }
 
     /// Neither side can ever mate: bare kings, a single minor piece, or only bishops that all

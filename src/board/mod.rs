@@ -370,6 +370,8 @@ impl Position {
             self.pieces[c][i] = last;
             self.slot[last as usize] = i as u8;
         }
+        // Empty squares keep slot 0 so that equal positions compare equal field by field.
+        self.slot[sq as usize] = 0;
         (p, i as u8)
     }
 
@@ -381,6 +383,8 @@ impl Position {
         self.board[from as usize] = Piece::NONE;
         self.board[to as usize] = p;
         let i = self.slot[from as usize];
+        // Empty squares keep slot 0 so that equal positions compare equal field by field.
+        self.slot[from as usize] = 0;
         self.slot[to as usize] = i;
         if p.is_kind(Kind::Pawn) {
             self.pawns[c][i as usize] = to;
@@ -437,6 +441,33 @@ impl Position {
         out
     }
 }
+
+/// Equality compares every field, undo stack and key history included (unmake must restore all
+/// of it); piece lists are compared in order up to their length, since slots past the end hold
+/// stale squares.
+impl PartialEq for Position {
+    fn eq(&self, o: &Position) -> bool {
+        Colour::BOTH.iter().all(|&c| self.pieces(c) == o.pieces(c) && self.pawns(c) == o.pawns(c))
+            && self.board == o.board
+            && self.slot == o.slot
+            && self.counts == o.counts
+            && self.side == o.side
+            && self.castling == o.castling
+            && self.ep == o.ep
+            && self.halfmove == o.halfmove
+            && self.fullmove == o.fullmove
+            && self.plies_from_null == o.plies_from_null
+            && self.key == o.key
+            && self.pawn_key == o.pawn_key
+            && self.material_key == o.material_key
+            && self.psq == o.psq
+            && self.checkers == o.checkers
+            && self.undo == o.undo
+            && self.keys == o.keys
+    }
+}
+
+impl Eq for Position {}
 
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
