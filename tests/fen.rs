@@ -17,9 +17,8 @@ const SUITES: [&str; 6] = [
 fn fen_of(line: &str) -> String {
     let head = line.split(';').next().unwrap_or("");
     let fields: Vec<&str> = head.split_whitespace().collect();
-    let counters = fields.len() >= 6
-        && fields[4].parse::<u32>().is_ok()
-        && fields[5].parse::<u32>().is_ok();
+    let counters =
+        fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok();
     let n = if counters { 6 } else { 4 };
     fields[..n.min(fields.len())].join(" ")
 }
@@ -82,41 +81,99 @@ fn malformed_fens_give_typed_errors() {
         ("8/8/8/8/8/8/8/8", |e| matches!(e, MissingFields(1))),
         ("4k3/8/8/8/8/8/8/4K3 w", |e| matches!(e, MissingFields(2))),
         ("4k3/8/8/8/8/8/8/4K3 w -", |e| matches!(e, MissingFields(3))),
-        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", |e| matches!(e, TooManyFields(7))),
-        ("4k3/8/8/8/8/8/4K3 w - - 0 1", |e| matches!(e, WrongRankCount(7))),
-        ("4k3/8/8/8/8/8/8/8/4K3 w - - 0 1", |e| matches!(e, WrongRankCount(9))),
-        ("4k3/8/8/8/8/8/8/4K2 w - - 0 1", |e| matches!(e, RankLength { .. })),
-        ("4k4/8/8/8/8/8/8/4K3 w - - 0 1", |e| matches!(e, RankLength { .. })),
-        ("4k3/8/8/8/8/8/8/4K3p w - - 0 1", |e| matches!(e, RankLength { .. })),
-        ("4k3/8/8/8/8/8/8/44K w - - 0 1", |e| matches!(e, RankLength { .. })),
-        ("4k3/8/8/8/8/8/8/4X3 w - - 0 1", |e| matches!(e, BadPieceChar('X'))),
-        ("4k3/8/8/8/8/8/8/4K2* w - - 0 1", |e| matches!(e, BadPieceChar('*'))),
-        ("4k3/8/8/8/8/8/8/4K0 w - - 0 1", |e| matches!(e, BadDigit('0'))),
-        ("4k3/8/8/8/8/8/8/9 w - - 0 1", |e| matches!(e, BadDigit('9'))),
-        ("8/8/8/8/8/8/8/4K3 w - - 0 1", |e| matches!(e, KingCount { count: 0, .. })),
-        ("4k3/8/8/8/8/8/8/8 w - - 0 1", |e| matches!(e, KingCount { count: 0, .. })),
-        ("4k3/8/8/8/8/8/8/3KK3 w - - 0 1", |e| matches!(e, KingCount { count: 2, .. })),
-        ("kk6/8/8/8/8/8/8/4K3 w - - 0 1", |e| matches!(e, KingCount { count: 2, .. })),
-        ("4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1", |e| matches!(e, TooManyPieces(_))),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", |e| {
+            matches!(e, TooManyFields(7))
+        }),
+        ("4k3/8/8/8/8/8/4K3 w - - 0 1", |e| {
+            matches!(e, WrongRankCount(7))
+        }),
+        ("4k3/8/8/8/8/8/8/8/4K3 w - - 0 1", |e| {
+            matches!(e, WrongRankCount(9))
+        }),
+        ("4k3/8/8/8/8/8/8/4K2 w - - 0 1", |e| {
+            matches!(e, RankLength { .. })
+        }),
+        ("4k4/8/8/8/8/8/8/4K3 w - - 0 1", |e| {
+            matches!(e, RankLength { .. })
+        }),
+        ("4k3/8/8/8/8/8/8/4K3p w - - 0 1", |e| {
+            matches!(e, RankLength { .. })
+        }),
+        ("4k3/8/8/8/8/8/8/44K w - - 0 1", |e| {
+            matches!(e, RankLength { .. })
+        }),
+        ("4k3/8/8/8/8/8/8/4X3 w - - 0 1", |e| {
+            matches!(e, BadPieceChar('X'))
+        }),
+        ("4k3/8/8/8/8/8/8/4K2* w - - 0 1", |e| {
+            matches!(e, BadPieceChar('*'))
+        }),
+        ("4k3/8/8/8/8/8/8/4K0 w - - 0 1", |e| {
+            matches!(e, BadDigit('0'))
+        }),
+        ("4k3/8/8/8/8/8/8/9 w - - 0 1", |e| {
+            matches!(e, BadDigit('9'))
+        }),
+        ("8/8/8/8/8/8/8/4K3 w - - 0 1", |e| {
+            matches!(e, KingCount { count: 0, .. })
+        }),
+        ("4k3/8/8/8/8/8/8/8 w - - 0 1", |e| {
+            matches!(e, KingCount { count: 0, .. })
+        }),
+        ("4k3/8/8/8/8/8/8/3KK3 w - - 0 1", |e| {
+            matches!(e, KingCount { count: 2, .. })
+        }),
+        ("kk6/8/8/8/8/8/8/4K3 w - - 0 1", |e| {
+            matches!(e, KingCount { count: 2, .. })
+        }),
+        ("4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1", |e| {
+            matches!(e, TooManyPieces(_))
+        }),
         ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", |e| *e == PawnOnBackRank),
         ("p3k3/8/8/8/8/8/8/4K3 w - - 0 1", |e| *e == PawnOnBackRank),
         ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", |e| matches!(e, BadSide(_))),
         ("4k3/8/8/8/8/8/8/4K3 W - - 0 1", |e| matches!(e, BadSide(_))),
-        ("4k3/8/8/8/8/8/8/4K3 w KX - 0 1", |e| matches!(e, BadCastling(_))),
-        ("4k3/8/8/8/8/8/8/4K3 w KK - 0 1", |e| matches!(e, BadCastling(_))),
-        ("4k3/8/8/8/8/8/8/4K3 w -- - 0 1", |e| matches!(e, BadCastling(_))),
-        ("4k3/8/8/8/8/8/8/4K3 w - e9 0 1", |e| matches!(e, BadEnPassant(_))),
-        ("4k3/8/8/8/8/8/8/4K3 w - x6 0 1", |e| matches!(e, BadEnPassant(_))),
-        ("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", |e| matches!(e, EnPassantWrongRank(_))),
-        ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", |e| matches!(e, EnPassantNoPawn(_))),
-        ("4k3/8/8/8/8/8/8/4K3 w - - x 1", |e| matches!(e, BadHalfmove(_))),
-        ("4k3/8/8/8/8/8/8/4K3 w - - -1 1", |e| matches!(e, BadHalfmove(_))),
-        ("4k3/8/8/8/8/8/8/4K3 w - - 0 y", |e| matches!(e, BadFullmove(_))),
+        ("4k3/8/8/8/8/8/8/4K3 w KX - 0 1", |e| {
+            matches!(e, BadCastling(_))
+        }),
+        ("4k3/8/8/8/8/8/8/4K3 w KK - 0 1", |e| {
+            matches!(e, BadCastling(_))
+        }),
+        ("4k3/8/8/8/8/8/8/4K3 w -- - 0 1", |e| {
+            matches!(e, BadCastling(_))
+        }),
+        ("4k3/8/8/8/8/8/8/4K3 w - e9 0 1", |e| {
+            matches!(e, BadEnPassant(_))
+        }),
+        ("4k3/8/8/8/8/8/8/4K3 w - x6 0 1", |e| {
+            matches!(e, BadEnPassant(_))
+        }),
+        ("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", |e| {
+            matches!(e, EnPassantWrongRank(_))
+        }),
+        ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", |e| {
+            matches!(e, EnPassantNoPawn(_))
+        }),
+        ("4k3/8/8/8/8/8/8/4K3 w - - x 1", |e| {
+            matches!(e, BadHalfmove(_))
+        }),
+        ("4k3/8/8/8/8/8/8/4K3 w - - -1 1", |e| {
+            matches!(e, BadHalfmove(_))
+        }),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 y", |e| {
+            matches!(e, BadFullmove(_))
+        }),
         ("4k3/8/8/8/8/8/8/4K2r b - - 0 1", |e| *e == OpponentInCheck),
         ("4k2R/8/8/8/8/8/8/4K3 w - - 0 1", |e| *e == OpponentInCheck),
-        ("4k3/8/8/8/8/8/8/3K1k2 w - - 0 1", |e| matches!(e, KingCount { .. })),
-        ("4k3/8/8/8/8/8/8/4Kk2 b - - 0 1", |e| *e == OpponentInCheck || matches!(e, KingCount { .. })),
-        ("4k3/8/8/8/7b/3n4/8/r3K3 w - - 0 1", |e| *e == TooManyCheckers),
+        ("4k3/8/8/8/8/8/8/3K1k2 w - - 0 1", |e| {
+            matches!(e, KingCount { .. })
+        }),
+        ("4k3/8/8/8/8/8/8/4Kk2 b - - 0 1", |e| {
+            *e == OpponentInCheck || matches!(e, KingCount { .. })
+        }),
+        ("4k3/8/8/8/7b/3n4/8/r3K3 w - - 0 1", |e| {
+            *e == TooManyCheckers
+        }),
     ];
     let mut errors = 0;
     for (fen, ok) in &cases {
@@ -142,7 +199,9 @@ fn mutated_fens_never_panic() {
     for _ in 0..20_000 {
         let mut v = bytes.to_vec();
         for _ in 0..3 {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let i = (state >> 33) as usize % v.len();
             let c = alphabet[(state >> 17) as usize % alphabet.len()];
             match state % 3 {
@@ -155,7 +214,8 @@ fn mutated_fens_never_panic() {
         }
         let s = String::from_utf8_lossy(&v);
         if let Ok(p) = Position::from_fen(&s) {
-            p.validate().expect("accepted FEN gives a consistent position");
+            p.validate()
+                .expect("accepted FEN gives a consistent position");
             let _ = p.legal_moves();
         }
     }

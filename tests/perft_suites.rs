@@ -35,7 +35,10 @@ fn check(path: &str) {
 
 #[test]
 fn perftsuite() {
-    check(concat!(env!("CARGO_MANIFEST_DIR"), "/suites/perftsuite.epd"));
+    check(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/suites/perftsuite.epd"
+    ));
 }
 
 #[test]

@@ -52,7 +52,8 @@ fn make_and_test(pos: &mut Position) -> Vec<Move> {
 }
 
 fn check_position(pos: &mut Position) {
-    pos.validate().unwrap_or_else(|e| panic!("{e} in {}", pos.to_fen()));
+    pos.validate()
+        .unwrap_or_else(|e| panic!("{e} in {}", pos.to_fen()));
     let legal = pos.legal_moves();
     assert_eq!(
         sorted(legal.as_slice().to_vec()),
@@ -74,19 +75,39 @@ fn check_position(pos: &mut Position) {
     for &m in legal.iter() {
         let san = pos.to_san(m);
         assert_eq!(pos.parse_san(&san), Ok(m), "SAN {san} in {}", pos.to_fen());
-        assert_eq!(pos.parse_uci_move(&m.to_uci()), Ok(m), "coordinate {m} in {}", pos.to_fen());
+        assert_eq!(
+            pos.parse_uci_move(&m.to_uci()),
+            Ok(m),
+            "coordinate {m} in {}",
+            pos.to_fen()
+        );
         let gives = pos.gives_check(m);
         pos.make(m);
-        pos.validate().unwrap_or_else(|e| panic!("{e} after {m} in {}", before.to_fen()));
-        assert_eq!(gives, pos.in_check(), "gives_check({m}) wrong in {}", before.to_fen());
+        pos.validate()
+            .unwrap_or_else(|e| panic!("{e} after {m} in {}", before.to_fen()));
+        assert_eq!(
+            gives,
+            pos.in_check(),
+            "gives_check({m}) wrong in {}",
+            before.to_fen()
+        );
         pos.unmake();
-        assert!(*pos == before, "unmake of {m} did not restore {}", before.to_fen());
+        assert!(
+            *pos == before,
+            "unmake of {m} did not restore {}",
+            before.to_fen()
+        );
     }
     if !pos.in_check() {
         pos.make_null();
-        pos.validate().unwrap_or_else(|e| panic!("{e} after null in {}", before.to_fen()));
+        pos.validate()
+            .unwrap_or_else(|e| panic!("{e} after null in {}", before.to_fen()));
         pos.unmake_null();
-        assert!(*pos == before, "null move not undone in {}", before.to_fen());
+        assert!(
+            *pos == before,
+            "null move not undone in {}",
+            before.to_fen()
+        );
     }
 }
 
@@ -118,5 +139,8 @@ fn random_games_keep_every_invariant() {
         }
         assert!(pos == Position::startpos());
     }
-    assert!(plies > GAMES * 20, "games too short to mean much: {plies} plies");
+    assert!(
+        plies > GAMES * 20,
+        "games too short to mean much: {plies} plies"
+    );
 }

@@ -111,13 +111,30 @@ fn san_and_coordinate_input() {
     assert_eq!(uci("N1e2"), Ok("g1e2".into()));
     assert_eq!(uci("e1a1"), Ok("e1c1".into()));
     assert_eq!(uci("e5d6"), Ok("e5d6".into()));
-    assert!(matches!(p.parse_move("Ne2"), Err(MoveParseError::Ambiguous(_))));
+    assert!(matches!(
+        p.parse_move("Ne2"),
+        Err(MoveParseError::Ambiguous(_))
+    ));
     assert!(p.parse_move("Nf3").is_ok());
-    assert!(matches!(p.parse_move("Qd4"), Err(MoveParseError::Illegal(_))));
-    assert!(matches!(p.parse_move("e1e3"), Err(MoveParseError::Illegal(_))));
-    assert!(matches!(p.parse_move("b8"), Err(MoveParseError::Illegal(_))));
-    for bad in ["", "e", "zz", "e9e4", "Nxx", "exd6x", "b8=K", "@@@", "é4", "e2e4qq"] {
-        assert!(matches!(p.parse_move(bad), Err(MoveParseError::Malformed(_))), "{bad:?}");
+    assert!(matches!(
+        p.parse_move("Qd4"),
+        Err(MoveParseError::Illegal(_))
+    ));
+    assert!(matches!(
+        p.parse_move("e1e3"),
+        Err(MoveParseError::Illegal(_))
+    ));
+    assert!(matches!(
+        p.parse_move("b8"),
+        Err(MoveParseError::Illegal(_))
+    ));
+    for bad in [
+        "", "e", "zz", "e9e4", "Nxx", "exd6x", "b8=K", "@@@", "é4", "e2e4qq",
+    ] {
+        assert!(
+            matches!(p.parse_move(bad), Err(MoveParseError::Malformed(_))),
+            "{bad:?}"
+        );
     }
 }
 

@@ -447,7 +447,9 @@ impl Position {
 /// stale squares.
 impl PartialEq for Position {
     fn eq(&self, o: &Position) -> bool {
-        Colour::BOTH.iter().all(|&c| self.pieces(c) == o.pieces(c) && self.pawns(c) == o.pawns(c))
+        Colour::BOTH
+            .iter()
+            .all(|&c| self.pieces(c) == o.pieces(c) && self.pawns(c) == o.pawns(c))
             && self.board == o.board
             && self.slot == o.slot
             && self.counts == o.counts
