@@ -7,15 +7,19 @@
 //! - `board`: the position, its geometry tables, make/unmake, FEN, notation, draw rules;
 //! - `movegen`: pseudo-legal generation by stage and the pin-based legality filter;
 //! - `eval`: scores and the incrementally kept material/piece-square terms;
-//! - `perft`: move-tree counting and perft EPD suites.
+//! - `perft`: move-tree counting and perft EPD suites;
+//! - `search`: the engine core (iterative deepening, alpha-beta, hash table, time manager);
+//! - `bench`: the fixed-depth bench that signs every search or eval change.
 
 #![forbid(unsafe_code)]
 
+pub mod bench;
 pub mod board;
 pub mod eval;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
+pub mod search;
 pub mod types;
 
 pub use board::Position;

@@ -24,6 +24,37 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal move tree (move generator check).
     Perft(PerftArgs),
+    /// Search fixed positions to a fixed depth on one thread; ends with `N nodes M nps`.
+    Bench(BenchArgs),
+    /// Search one position and print the iterations and the best move.
+    Search(SearchArgs),
+}
+
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Depth in plies.
+    #[arg(default_value_t = squall::bench::BENCH_DEPTH)]
+    depth: i32,
+}
+
+#[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("limit").required(true).args(["depth", "movetime", "nodes"])))]
+struct SearchArgs {
+    /// Position (default: the starting position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Search to this depth (plies).
+    #[arg(long)]
+    depth: Option<i32>,
+    /// Search for this many milliseconds.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Search about this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Hash table size in MB.
+    #[arg(long, default_value_t = squall::search::tt::DEFAULT_HASH_MB)]
+    hash: usize,
 }
 
 #[derive(clap::Args)]
@@ -51,6 +82,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Perft(args)) => run_perft(&args),
+        Some(Command::Bench(args)) => run_bench(&args),
+        Some(Command::Search(args)) => run_search(&args),
         None => {
             console();
             ExitCode::SUCCESS
@@ -90,6 +123,80 @@ fn run_perft(args: &PerftArgs) -> ExitCode {
         "perft {depth}: {total} nodes in {secs:.3} s, {:.0} nps",
         total as f64 / secs.max(1e-9)
     );
+    ExitCode::SUCCESS
+}
+
+fn run_bench(args: &BenchArgs) -> ExitCode {
+    if !(1..=squall::search::params::MAX_DEPTH).contains(&args.depth) {
+        eprintln!(
+            "error: bench depth must be 1 to {}",
+            squall::search::params::MAX_DEPTH
+        );
+        return ExitCode::from(2);
+    }
+    let r = squall::bench::run(args.depth, |line| println!("{line}"));
+    println!(
+        "{} nodes {:.0} nps",
+        r.nodes,
+        r.nodes as f64 / r.seconds.max(1e-9)
+    );
+    ExitCode::SUCCESS
+}
+
+/// UCI-style text of a score.
+fn score_text(score: i32) -> String {
+    match squall::search::mate_in(score) {
+        Some(m) => format!("mate {m}"),
+        None => format!("cp {score}"),
+    }
+}
+
+fn run_search(args: &SearchArgs) -> ExitCode {
+    use squall::search::{Bound, Control, Engine, Limits, Report};
+    let fen = args.fen.as_deref().unwrap_or(squall::board::fen::START_FEN);
+    let pos = match Position::from_fen(fen) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: bad FEN: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let limits = Limits {
+        depth: args.depth,
+        move_time: args.movetime,
+        nodes: args.nodes,
+        ..Limits::default()
+    };
+    let mut engine = Engine::new(args.hash);
+    let control = Control::new(false);
+    let r = engine.search(&pos, &limits, &control, &mut |rep: &Report| {
+        if let Report::Iteration(it) = rep {
+            let bound = match it.bound {
+                Bound::Exact => "",
+                Bound::Lower => " lowerbound",
+                Bound::Upper => " upperbound",
+            };
+            let pv: Vec<String> = it.pv.iter().map(|m| m.to_uci()).collect();
+            println!(
+                "info depth {} seldepth {} score {}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+                it.depth,
+                it.seldepth,
+                score_text(it.score),
+                it.nodes,
+                it.nps,
+                it.hashfull,
+                it.time_ms,
+                pv.join(" ")
+            );
+        }
+    });
+    if r.best.is_none() {
+        println!("bestmove (none)");
+    } else if r.ponder.is_none() {
+        println!("bestmove {}", r.best);
+    } else {
+        println!("bestmove {} ponder {}", r.best, r.ponder);
+    }
     ExitCode::SUCCESS
 }
 

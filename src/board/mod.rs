@@ -20,6 +20,7 @@ pub mod fen;
 pub mod geometry;
 pub mod make;
 pub mod notation;
+pub mod see;
 pub mod validate;
 pub mod zobrist;
 

@@ -284,3 +284,72 @@ impl Position {
         }
     }
 }
+
+impl Position {
+    /// Could `m` have come from this position's generators? Checks a move from an untrusted
+    /// source (the transposition table, a killer slot) before the search plays it: the moving and
+    /// captured pieces must be where the move says, the geometry and path must fit, and the flags
+    /// must agree. Castling and en passant are checked against the generators themselves. In
+    /// check, callers must still make sure the move is an evasion.
+    pub fn is_pseudo_legal(&self, m: Move) -> bool {
+        if m.is_none() {
+            return false;
+        }
+        let (from, to) = (m.from(), m.to());
+        let us = self.side_to_move();
+        let p = m.moved();
+        if from & 0x88 != 0 || to & 0x88 != 0 || p.is_none() || self.piece_at(from) != p {
+            return false;
+        }
+        if p.colour() != us {
+            return false;
+        }
+        if m.is_castle() || m.is_en_passant() {
+            let mut list = MoveList::new();
+            if m.is_castle() {
+                self.gen_castles(us, from, &mut list);
+            } else {
+                self.gen_pawn_moves::<true, false>(us, ALL_SQUARES, &mut list);
+            }
+            return list.contains(m);
+        }
+        let target = self.piece_at(to);
+        if target != m.captured()
+            || (target.is_some() && (target.colour() == us || target.is_kind(Kind::King)))
+        {
+            return false;
+        }
+        if !p.is_kind(Kind::Pawn) {
+            if m.is_promotion() || m.is_double_push() {
+                return false;
+            }
+            let mask = crate::board::geometry::attack_mask(from, to)
+                & crate::board::geometry::piece_bit(p);
+            return mask != 0
+                && (mask & crate::board::geometry::SLIDER_BITS == 0 || self.path_clear(from, to));
+        }
+        // Pawns: the promotion piece must match the destination rank.
+        let fwd = us.forward();
+        let last_rank = us.relative_rank(7);
+        if (rank_of(to) == last_rank) != m.is_promotion() {
+            return false;
+        }
+        if m.is_promotion() {
+            let q = m.promotion();
+            if q.colour() != us || q.is_kind(Kind::Pawn) || q.is_kind(Kind::King) {
+                return false;
+            }
+        }
+        let d = to as i16 - from as i16;
+        if target.is_some() {
+            return !m.is_double_push() && (d == fwd - 1 || d == fwd + 1);
+        }
+        if d == fwd {
+            return !m.is_double_push();
+        }
+        d == 2 * fwd
+            && m.is_double_push()
+            && rank_of(from) == us.relative_rank(1)
+            && self.piece_at((from as i16 + fwd) as Square).is_none()
+    }
+}

@@ -1,0 +1,206 @@
+//! The engine core: iterative-deepening PVS over the 0x88 board, behind a small API that the
+//! protocols drive. The core never prints; it hands iteration reports to a callback and returns
+//! the best move and the expected reply.
+//!
+//! Files: `params` (every tunable), `limits` (what a `go` asks for), `time` (deadlines), `tt`
+//! (transposition table), `history` (killers, counter moves, history), `picker` (staged move
+//! ordering), `searcher` (the per-search context: iterative deepening, alpha-beta, quiescence).
+
+pub mod history;
+pub mod limits;
+pub mod params;
+pub mod picker;
+pub mod searcher;
+pub mod time;
+pub mod tt;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::board::Position;
+use crate::eval::{EvalStats, Evaluator};
+use crate::moves::Move;
+
+pub use limits::Limits;
+pub use params::{INFINITY, MATE, MATE_BOUND};
+pub use tt::{Bound, TranspositionTable};
+
+use history::History;
+use searcher::Search;
+
+/// Flags shared between the thread that runs a search and the threads that control it.
+#[derive(Debug, Default)]
+pub struct Control {
+    stop: AtomicBool,
+    ponder: AtomicBool,
+}
+
+impl Control {
+    /// A fresh control; `ponder` when the search starts as a ponder search.
+    pub fn new(ponder: bool) -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            ponder: AtomicBool::new(ponder),
+        }
+    }
+
+    /// Ask the search to finish as soon as possible (it still returns its best move).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: from now on the clock applies.
+    pub fn ponderhit(&self) {
+        self.ponder.store(false, Ordering::Relaxed);
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.ponder.load(Ordering::Relaxed)
+    }
+}
+
+/// One finished iteration (or one aspiration fail) of one principal variation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    pub depth: i32,
+    pub seldepth: i32,
+    /// 1-based index of this line in MultiPV mode.
+    pub multipv: usize,
+    /// From the side to move's point of view; beyond `MATE_BOUND` a mate (see `mate_in`).
+    pub score: i32,
+    pub bound: Bound,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub nps: u64,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+/// What the search tells its caller while it runs.
+#[derive(Debug)]
+pub enum Report<'a> {
+    Iteration(&'a Iteration),
+    /// The root move now being searched (sent only after the first second).
+    CurrMove {
+        depth: i32,
+        mv: Move,
+        number: usize,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// `Move::NONE` only when there is no legal move.
+    pub best: Move,
+    /// The expected reply, `Move::NONE` when unknown.
+    pub ponder: Move,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+    pub time_ms: u64,
+}
+
+/// Moves to mate: positive when the side to move mates, negative when it is mated.
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Some(-(MATE + score) / 2)
+    } else {
+        None
+    }
+}
+
+/// Settings that persist between searches.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+    pub threads: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            multipv: 1,
+            move_overhead_ms: time::DEFAULT_MOVE_OVERHEAD_MS,
+            threads: 1,
+        }
+    }
+}
+
+/// Everything that lives from one search to the next: the hash table, the evaluator's pawn
+/// hash, the history tables and the options.
+pub struct Engine {
+    tt: TranspositionTable,
+    evaluator: Evaluator,
+    history: Box<History>,
+    pub options: Options,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(tt::DEFAULT_HASH_MB)
+    }
+}
+
+impl Engine {
+    pub fn new(hash_mb: usize) -> Engine {
+        Engine {
+            tt: TranspositionTable::new(hash_mb),
+            evaluator: Evaluator::new(),
+            history: Box::new(History::new()),
+            options: Options::default(),
+        }
+    }
+
+    /// Resizes the hash table (contents are lost).
+    pub fn set_hash(&mut self, mb: usize) {
+        self.tt.resize(mb);
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
+    /// Forget everything learnt: hash table, pawn hash, history (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.evaluator.clear();
+        self.history.clear();
+    }
+
+    pub fn eval_stats(&self) -> EvalStats {
+        self.evaluator.stats
+    }
+
+    pub fn evaluator(&mut self) -> &mut Evaluator {
+        &mut self.evaluator
+    }
+
+    /// Searches `pos` (whose move history counts for repetitions) within `limits`. Reports go
+    /// to `reporter` on the calling thread; `control` stops the search or ends pondering.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        control: &Control,
+        reporter: &mut dyn FnMut(&Report),
+    ) -> SearchResult {
+        self.tt.new_search();
+        self.history.clear_killers();
+        let mut s = Search::new(
+            pos,
+            limits,
+            control,
+            &self.options,
+            &mut self.tt,
+            &mut self.evaluator,
+            &mut self.history,
+        );
+        s.run(reporter)
+    }
+}

@@ -1,0 +1,97 @@
+//! Every search tunable, named and grouped. Depths are in fractional plies (`ONE_PLY` units),
+//! margins in centipawns. Nothing inside the search uses a bare number for these decisions.
+
+/// Depth unit: a quarter ply, as typhoon counted, so extensions can be fractional.
+pub const ONE_PLY: i32 = 4;
+/// Deepest ply the search reaches (stacks are sized by it).
+pub const MAX_PLY: usize = 128;
+/// Deepest iteration iterative deepening starts, in whole plies.
+pub const MAX_DEPTH: i32 = 100;
+
+// ----- scores -----
+pub const INFINITY: i32 = 32_000;
+pub const MATE: i32 = 31_000;
+/// Scores beyond this are mates (or mated) within `MAX_PLY`.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+pub const DRAW: i32 = 0;
+/// A timed search that has proven a mate stops this many plies past the mate's length.
+pub const MATE_STOP_EXTRA_DEPTH: i32 = 4;
+
+// ----- aspiration windows -----
+/// First iteration (in plies) searched with a window around the last score.
+pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+pub const ASPIRATION_DELTA: i32 = 16;
+/// After a fail, the window grows by delta * GROW_NUM / GROW_DEN.
+pub const ASPIRATION_GROW_NUM: i32 = 3;
+pub const ASPIRATION_GROW_DEN: i32 = 2;
+
+// ----- extensions (fractional plies), capped per move at EXTENSION_CAP -----
+pub const CHECK_EXTENSION: i32 = ONE_PLY;
+pub const SINGLE_REPLY_EXTENSION: i32 = 3;
+pub const RECAPTURE_EXTENSION: i32 = 2;
+pub const PAWN_SEVENTH_EXTENSION: i32 = 3;
+pub const EXTENSION_CAP: i32 = ONE_PLY;
+/// Moves are extended only while ply < root depth * this factor, so lines cannot explode.
+pub const EXTENSION_PLY_FACTOR: i32 = 2;
+/// Recapture extension only when the two captured pieces are worth about the same.
+pub const RECAPTURE_VALUE_TOLERANCE: i32 = 100;
+
+// ----- null move -----
+pub const NULL_MIN_DEPTH: i32 = 2 * ONE_PLY;
+/// Reduction: base plies, one more every NULL_DEPTH_DIVISOR plies of depth, and one more per
+/// NULL_EVAL_DIVISOR centipawns the static eval stands above beta (at most NULL_EVAL_MAX).
+pub const NULL_BASE_REDUCTION: i32 = 3;
+pub const NULL_DEPTH_DIVISOR: i32 = 4;
+pub const NULL_EVAL_DIVISOR: i32 = 200;
+pub const NULL_EVAL_MAX: i32 = 3;
+/// Verify null-move cutoffs with a normal reduced search when the side to move has at most this
+/// many non-pawn pieces (zugzwang-prone) and the depth is at least NULL_VERIFY_DEPTH.
+pub const NULL_VERIFY_MAX_PIECES: usize = 1;
+pub const NULL_VERIFY_DEPTH: i32 = 8 * ONE_PLY;
+
+// ----- pruning near the leaves (depths in plies) -----
+pub const REVERSE_FUTILITY_DEPTH: i32 = 7;
+pub const REVERSE_FUTILITY_MARGIN: i32 = 75;
+pub const FUTILITY_DEPTH: i32 = 6;
+pub const FUTILITY_BASE: i32 = 90;
+pub const FUTILITY_PER_PLY: i32 = 80;
+pub const RAZOR_DEPTH: i32 = 2;
+pub const RAZOR_MARGIN: i32 = 300;
+pub const LMP_DEPTH: i32 = 7;
+/// Late-move-pruning count: LMP_BASE + depth² (halved when not improving).
+pub const LMP_BASE: i32 = 3;
+pub const SEE_QUIET_DEPTH: i32 = 8;
+pub const SEE_QUIET_MARGIN: i32 = 60;
+pub const SEE_CAPTURE_DEPTH: i32 = 6;
+pub const SEE_CAPTURE_MARGIN: i32 = 100;
+/// Quiets with history below -HISTORY_PRUNE_PER_PLY * depth are skipped at shallow depth.
+pub const HISTORY_PRUNE_DEPTH: i32 = 3;
+pub const HISTORY_PRUNE_PER_PLY: i32 = 2048;
+
+// ----- internal iterative reduction -----
+/// Without a hash move, nodes this deep are searched one ply shallower.
+pub const IIR_MIN_DEPTH: i32 = 4 * ONE_PLY;
+
+// ----- late move reductions -----
+pub const LMR_MIN_DEPTH: i32 = 3 * ONE_PLY;
+/// Moves before this index (1-based count) are never reduced; PV nodes add one.
+pub const LMR_MIN_MOVES: usize = 3;
+/// Reduction in quarter plies = LMR_BASE + ln(depth) * ln(moves) * LMR_SCALE (both / 100).
+pub const LMR_BASE: f64 = 0.75;
+pub const LMR_SCALE: f64 = 0.45;
+/// History moves the reduction by one quarter ply per this many points.
+pub const LMR_HISTORY_DIVISOR: i32 = 2048;
+
+// ----- quiescence -----
+pub const DELTA_MARGIN: i32 = 150;
+/// Quiet checks are tried at the first quiescence ply only.
+pub const QS_CHECK_PLIES: i32 = 1;
+
+// ----- history -----
+pub const HISTORY_MAX: i32 = 16_384;
+/// Bonus = min(depth², HISTORY_BONUS_MAX) in plies.
+pub const HISTORY_BONUS_MAX: i32 = 1_200;
+
+// ----- time polling -----
+/// Check the clock and the stop flag every this many nodes (a power of two minus one mask).
+pub const POLL_MASK: u64 = 2047;

@@ -1,0 +1,289 @@
+//! Staged move picker: moves come out in the order most likely to cut off, and each stage is
+//! generated only when the earlier ones did not refute the node.
+//!
+//! Main search: hash move, good captures (SEE >= 0, by MVV/LVA), killers (this ply's two, then
+//! the first killer of two plies up), the counter move, quiets by history, bad captures last.
+//! In check: hash move, then every evasion (captures by MVV/LVA first, quiets by history).
+//! Quiescence: hash move if it is a capture, captures by MVV/LVA, then quiet checks when asked.
+//!
+//! Moves are pseudo-legal; the search tests legality before it makes one.
+
+use crate::board::attacks::CheckInfo;
+use crate::board::see::SEE_VALUES;
+use crate::board::Position;
+use crate::movegen::GenType;
+use crate::moves::{Move, MoveList, MAX_MOVES};
+
+use super::history::History;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    Hash,
+    GenCaptures,
+    GoodCaptures,
+    Killers,
+    GenQuiets,
+    Quiets,
+    BadCaptures,
+    GenEvasions,
+    Evasions,
+    QsGenCaptures,
+    QsCaptures,
+    QsGenChecks,
+    QsChecks,
+    Done,
+}
+
+/// Which sequence of stages follows the hash move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Main,
+    Evasion,
+    Quiescence,
+}
+
+/// Evasion captures sort above every quiet evasion.
+const CAPTURE_FIRST: i32 = 1 << 24;
+
+pub struct Picker {
+    mode: Mode,
+    stage: Stage,
+    hash: Move,
+    /// Killers of this ply, the first killer of two plies up, and the counter move.
+    specials: [Move; 4],
+    special_idx: usize,
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    idx: usize,
+    bad: MoveList,
+    bad_idx: usize,
+    qs_checks: bool,
+    /// Set by the search when the remaining quiets cannot matter (futility, late-move pruning).
+    pub skip_quiets: bool,
+}
+
+/// MVV/LVA: the most valuable victim first, the cheapest attacker among equals.
+#[inline]
+fn mvv_lva(m: Move) -> i32 {
+    let victim = SEE_VALUES[m.captured().kind_index() as usize];
+    let promo = if m.is_promotion() {
+        SEE_VALUES[m.promotion().kind_index() as usize]
+    } else {
+        0
+    };
+    (victim + promo) * 8 - m.moved().kind_index() as i32
+}
+
+impl Picker {
+    fn with(mode: Mode, hash: Move) -> Picker {
+        let first = match mode {
+            Mode::Main => Stage::GenCaptures,
+            Mode::Evasion => Stage::GenEvasions,
+            Mode::Quiescence => Stage::QsGenCaptures,
+        };
+        Picker {
+            mode,
+            stage: if hash.is_none() { first } else { Stage::Hash },
+            hash,
+            specials: [Move::NONE; 4],
+            special_idx: 0,
+            moves: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            idx: 0,
+            bad: MoveList::new(),
+            bad_idx: 0,
+            qs_checks: false,
+            skip_quiets: false,
+        }
+    }
+
+    /// For an interior node. `hash` must be pseudo-legal (or none); in check the evasion
+    /// stages are used.
+    pub fn main(
+        hash: Move,
+        in_check: bool,
+        killers: [Move; 2],
+        grand_killer: Move,
+        counter: Move,
+    ) -> Picker {
+        if in_check {
+            return Picker::with(Mode::Evasion, hash);
+        }
+        let mut p = Picker::with(Mode::Main, hash);
+        p.specials = [killers[0], killers[1], grand_killer, counter];
+        p
+    }
+
+    /// For quiescence: captures (and the hash move when it is one), quiet checks when `checks`.
+    /// In check, all evasions.
+    pub fn quiescence(hash: Move, in_check: bool, checks: bool) -> Picker {
+        if in_check {
+            return Picker::main(hash, true, [Move::NONE; 2], Move::NONE, Move::NONE);
+        }
+        let hash = if hash.is_quiet() { Move::NONE } else { hash };
+        let mut p = Picker::with(Mode::Quiescence, hash);
+        p.qs_checks = checks;
+        p
+    }
+
+    /// True while the picker hands out the losing captures of the main search.
+    pub fn in_bad_captures(&self) -> bool {
+        self.stage == Stage::BadCaptures
+    }
+
+    /// Index of the best-scored remaining move from `idx`, swapped to the front.
+    #[inline]
+    fn select_best(&mut self) -> Option<Move> {
+        let n = self.moves.len();
+        if self.idx >= n {
+            return None;
+        }
+        let mut best = self.idx;
+        for i in self.idx + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        let list = self.moves.as_mut_slice();
+        list.swap(self.idx, best);
+        self.scores.swap(self.idx, best);
+        let m = list[self.idx];
+        self.idx += 1;
+        Some(m)
+    }
+
+    fn load(&mut self, score: impl Fn(Move) -> i32) {
+        for (i, &m) in self.moves.as_slice().iter().enumerate() {
+            self.scores[i] = score(m);
+        }
+        self.idx = 0;
+    }
+
+    fn is_special(&self, m: Move) -> bool {
+        m == self.hash || self.specials.contains(&m)
+    }
+
+    pub fn next(&mut self, pos: &Position, history: &History, ci: &CheckInfo) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::Hash => {
+                    self.stage = match self.mode {
+                        Mode::Main => Stage::GenCaptures,
+                        Mode::Evasion => Stage::GenEvasions,
+                        Mode::Quiescence => Stage::QsGenCaptures,
+                    };
+                    return Some(self.hash);
+                }
+                Stage::GenCaptures => {
+                    self.moves.clear();
+                    pos.generate(GenType::Captures, &mut self.moves);
+                    self.load(mvv_lva);
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => match self.select_best() {
+                    Some(m) if m == self.hash => {}
+                    Some(m) => {
+                        if pos.see_ge(m, 0) {
+                            return Some(m);
+                        }
+                        self.bad.push(m);
+                    }
+                    None => self.stage = Stage::Killers,
+                },
+                Stage::Killers => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    while self.special_idx < self.specials.len() {
+                        let m = self.specials[self.special_idx];
+                        self.special_idx += 1;
+                        let earlier = self.specials[..self.special_idx - 1].contains(&m);
+                        if !m.is_none()
+                            && m != self.hash
+                            && !earlier
+                            && m.is_quiet()
+                            && pos.is_pseudo_legal(m)
+                        {
+                            return Some(m);
+                        }
+                    }
+                    self.stage = Stage::GenQuiets;
+                }
+                Stage::GenQuiets => {
+                    self.moves.clear();
+                    pos.generate(GenType::Quiets, &mut self.moves);
+                    self.load(|m| history.score(m));
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    match self.select_best() {
+                        Some(m) if self.is_special(m) => {}
+                        Some(m) => return Some(m),
+                        None => self.stage = Stage::BadCaptures,
+                    }
+                }
+                Stage::BadCaptures => {
+                    if self.bad_idx < self.bad.len() {
+                        let m = self.bad.as_slice()[self.bad_idx];
+                        self.bad_idx += 1;
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenEvasions => {
+                    self.moves.clear();
+                    pos.generate_evasions(ci, &mut self.moves);
+                    self.load(|m| {
+                        if m.is_quiet() {
+                            history.score(m)
+                        } else {
+                            CAPTURE_FIRST + mvv_lva(m)
+                        }
+                    });
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => match self.select_best() {
+                    Some(m) if m == self.hash => {}
+                    Some(m) => return Some(m),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::QsGenCaptures => {
+                    self.moves.clear();
+                    pos.generate(GenType::Captures, &mut self.moves);
+                    self.load(mvv_lva);
+                    self.stage = Stage::QsCaptures;
+                }
+                Stage::QsCaptures => match self.select_best() {
+                    Some(m) if m == self.hash => {}
+                    Some(m) => return Some(m),
+                    None => {
+                        self.stage = if self.qs_checks {
+                            Stage::QsGenChecks
+                        } else {
+                            Stage::Done
+                        }
+                    }
+                },
+                Stage::QsGenChecks => {
+                    self.moves.clear();
+                    pos.generate(GenType::Quiets, &mut self.moves);
+                    // Under-promotions and castling are not worth a quiescence check.
+                    self.moves
+                        .retain(|m| !m.is_promotion() && !m.is_castle() && pos.gives_check(m));
+                    self.load(|m| history.score(m));
+                    self.stage = Stage::QsChecks;
+                }
+                Stage::QsChecks => match self.select_best() {
+                    Some(m) => return Some(m),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::Done => return None,
+            }
+        }
+    }
+}

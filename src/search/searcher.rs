@@ -1,0 +1,849 @@
+//! One search: the per-search context (position, stacks, counters, PV) and the three levels of
+//! the tree walk — iterative deepening with aspiration windows at the root, PVS alpha-beta with
+//! extensions, reductions and pruning inside, and quiescence at the leaves.
+
+use std::sync::LazyLock;
+use std::time::Instant;
+
+use crate::board::see::SEE_VALUES;
+use crate::board::Position;
+use crate::eval::Evaluator;
+use crate::moves::Move;
+use crate::types::{file_of, rank_of, Colour, Kind};
+
+use super::history::History;
+use super::limits::Limits;
+use super::params::*;
+use super::picker::Picker;
+use super::time::TimeManager;
+use super::tt::{Bound, TranspositionTable};
+use super::{Control, Iteration, Options, Report, SearchResult};
+
+/// Root moves searched for this long before `currmove` reports start.
+const CURRMOVE_AFTER_MS: u64 = 1000;
+/// Most quiets remembered per node for the history penalty.
+const MAX_QUIETS_TRIED: usize = 64;
+
+/// LMR reductions in quarter plies, by depth in plies and move number.
+static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            let plies = LMR_BASE + (d as f64).ln() * (m as f64).ln() * LMR_SCALE;
+            *r = (plies * ONE_PLY as f64) as i32;
+        }
+    }
+    t
+});
+
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    score: i32,
+    /// Score of the last completed iteration (for MultiPV reports and sorting).
+    prev_score: i32,
+    pv: Vec<Move>,
+    seldepth: i32,
+}
+
+pub struct Search<'a> {
+    pos: Position,
+    limits: &'a Limits,
+    control: &'a Control,
+    options: &'a Options,
+    tt: &'a mut TranspositionTable,
+    eval: &'a mut Evaluator,
+    history: &'a mut History,
+    tm: TimeManager,
+    start: Instant,
+    pondering: bool,
+    stopped: bool,
+    nodes: u64,
+    seldepth: i32,
+    root_depth: i32,
+    root_moves: Vec<RootMove>,
+    /// Triangular PV: `pv[ply][ply..pv_len[ply]]` is the best line found from `ply`.
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// Static evaluation per ply (for "improving"); `-INFINITY` when in check.
+    evals: [i32; MAX_PLY + 2],
+    /// Move made at each ply (`Move::NONE` for a null move).
+    moves: [Move; MAX_PLY + 2],
+    best_move_changes: u32,
+}
+
+/// Is the pawn of `c` on `sq` passed (no enemy pawn ahead on its own or a neighbouring file)?
+fn is_passed(pos: &Position, sq: u8, c: Colour) -> bool {
+    let f = file_of(sq) as i32;
+    let r = rank_of(sq);
+    pos.pawns(c.flip()).iter().all(|&e| {
+        let ahead = match c {
+            Colour::White => rank_of(e) > r,
+            Colour::Black => rank_of(e) < r,
+        };
+        !(ahead && (file_of(e) as i32 - f).abs() <= 1)
+    })
+}
+
+impl<'a> Search<'a> {
+    pub fn new(
+        pos: &Position,
+        limits: &'a Limits,
+        control: &'a Control,
+        options: &'a Options,
+        tt: &'a mut TranspositionTable,
+        eval: &'a mut Evaluator,
+        history: &'a mut History,
+    ) -> Search<'a> {
+        let mut root_moves: Vec<RootMove> = pos
+            .legal_moves()
+            .iter()
+            .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITY,
+                prev_score: -INFINITY,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        if root_moves.is_empty() && !limits.search_moves.is_empty() {
+            // None of the requested moves is legal: search them all rather than nothing.
+            root_moves = pos
+                .legal_moves()
+                .iter()
+                .map(|&mv| RootMove {
+                    mv,
+                    score: -INFINITY,
+                    prev_score: -INFINITY,
+                    pv: vec![mv],
+                    seldepth: 0,
+                })
+                .collect();
+        }
+        let forced = root_moves.len() == 1;
+        Search {
+            pos: pos.clone(),
+            limits,
+            control,
+            options,
+            tt,
+            eval,
+            history,
+            tm: TimeManager::new(limits, options.move_overhead_ms, forced),
+            start: Instant::now(),
+            pondering: limits.ponder,
+            stopped: false,
+            nodes: 0,
+            seldepth: 0,
+            root_depth: 0,
+            root_moves,
+            pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            evals: [0; MAX_PLY + 2],
+            moves: [Move::NONE; MAX_PLY + 2],
+            best_move_changes: 0,
+        }
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Checks the stop flag, the node limit, a ponder hit and the hard deadline.
+    fn poll(&mut self) {
+        if self.control.is_stopped() {
+            self.stopped = true;
+            return;
+        }
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+            return;
+        }
+        if self.pondering {
+            if self.control.is_pondering() {
+                return;
+            }
+            self.pondering = false;
+            self.tm.restart();
+        }
+        // Iteration 1 always completes, so there is always a searched move to play.
+        if self.root_depth > 1 && self.tm.hard_expired() {
+            self.stopped = true;
+        }
+    }
+
+    fn iteration_report(&self, pv_idx: usize, bound: Bound) -> Iteration {
+        let rm = &self.root_moves[pv_idx];
+        let ms = self.elapsed_ms();
+        let (score, depth) = if bound == Bound::Exact && rm.score == -INFINITY {
+            (rm.prev_score, self.root_depth - 1)
+        } else {
+            (rm.score, self.root_depth)
+        };
+        Iteration {
+            depth: depth.max(1),
+            seldepth: rm.seldepth.max(self.seldepth.min(MAX_PLY as i32)),
+            multipv: pv_idx + 1,
+            score,
+            bound,
+            nodes: self.nodes,
+            time_ms: ms,
+            nps: self.nodes * 1000 / ms.max(1),
+            hashfull: self.tt.hashfull(),
+            pv: rm.pv.clone(),
+        }
+    }
+
+    /// Iterative deepening. Returns the best move of the deepest completed iteration (or of the
+    /// partial one, when it already found a better move).
+    pub fn run(&mut self, reporter: &mut dyn FnMut(&Report)) -> SearchResult {
+        if self.root_moves.is_empty() {
+            let score = if self.pos.in_check() { -MATE } else { DRAW };
+            self.wait_while_pondering();
+            return SearchResult {
+                best: Move::NONE,
+                ponder: Move::NONE,
+                score,
+                depth: 0,
+                nodes: 0,
+                time_ms: self.elapsed_ms(),
+            };
+        }
+        let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let multipv = self.options.multipv.clamp(1, self.root_moves.len());
+        let mut completed = 0;
+        for depth in 1..=max_depth {
+            self.root_depth = depth;
+            self.best_move_changes = 0;
+            let mut fail_low = false;
+            for pv_idx in 0..multipv {
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = ASPIRATION_DELTA;
+                let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH {
+                    ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
+                } else {
+                    (-INFINITY, INFINITY)
+                };
+                loop {
+                    let score = self.root_search(depth * ONE_PLY, alpha, beta, pv_idx, reporter);
+                    // Best first; moves that failed low keep their order (stable sort).
+                    self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    if self.stopped {
+                        break;
+                    }
+                    let bound = if score <= alpha {
+                        fail_low = true;
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INFINITY);
+                        Bound::Upper
+                    } else if score >= beta {
+                        beta = (score + delta).min(INFINITY);
+                        Bound::Lower
+                    } else {
+                        break;
+                    };
+                    if self.elapsed_ms() > CURRMOVE_AFTER_MS {
+                        let it = self.iteration_report(pv_idx, bound);
+                        reporter(&Report::Iteration(&it));
+                    }
+                    delta = delta * ASPIRATION_GROW_NUM / ASPIRATION_GROW_DEN;
+                }
+                if self.stopped {
+                    break;
+                }
+                let it = self.iteration_report(pv_idx, Bound::Exact);
+                reporter(&Report::Iteration(&it));
+            }
+            if self.stopped {
+                // A partial iteration whose first line is complete is worth reporting.
+                if self.root_moves[0].score > -INFINITY && depth > 1 {
+                    let it = self.iteration_report(0, Bound::Exact);
+                    reporter(&Report::Iteration(&it));
+                }
+                break;
+            }
+            completed = depth;
+            for rm in self.root_moves.iter_mut() {
+                rm.prev_score = rm.score;
+            }
+            if let Some(n) = self.limits.mate {
+                let best = self.root_moves[0].score;
+                if best > MATE - 2 * n as i32 {
+                    break;
+                }
+            }
+            // A proven mate will not change: stop a timed search once the iterations are well
+            // past its length.
+            let best = self.root_moves[0].score;
+            if self.tm.has_deadline()
+                && !self.pondering
+                && best.abs() >= MATE_BOUND
+                && depth > MATE - best.abs() + MATE_STOP_EXTRA_DEPTH
+            {
+                break;
+            }
+            if !self.pondering {
+                self.tm.adjust(self.best_move_changes, fail_low);
+                if self.tm.soft_expired() {
+                    break;
+                }
+            }
+        }
+        self.wait_while_pondering();
+        let best = self.root_moves[0].clone();
+        let ponder = match best.pv.get(1) {
+            Some(&m) => m,
+            None => self.ponder_from_tt(best.mv),
+        };
+        SearchResult {
+            best: best.mv,
+            ponder,
+            score: if best.score == -INFINITY {
+                best.prev_score
+            } else {
+                best.score
+            },
+            depth: completed.max(1),
+            nodes: self.nodes,
+            time_ms: self.elapsed_ms(),
+        }
+    }
+
+    /// In infinite or ponder mode the answer waits for `stop` (or the ponder hit).
+    fn wait_while_pondering(&mut self) {
+        while !self.control.is_stopped() && (self.limits.infinite || self.control.is_pondering()) {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
+    /// A reply for pondering when the PV ends after our move: the hash move of the next node.
+    fn ponder_from_tt(&mut self, best: Move) -> Move {
+        if best.is_none() {
+            return Move::NONE;
+        }
+        self.pos.make(best);
+        let reply = self
+            .tt
+            .probe(self.pos.key(), 0)
+            .map(|h| h.mv)
+            .filter(|&m| self.pos.is_pseudo_legal(m) && self.pos.legal_moves().contains(m))
+            .unwrap_or(Move::NONE);
+        self.pos.unmake();
+        reply
+    }
+
+    fn root_search(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv_idx: usize,
+        reporter: &mut dyn FnMut(&Report),
+    ) -> i32 {
+        let mut best = -INFINITY;
+        let in_check = self.pos.in_check();
+        self.evals[0] = if in_check {
+            -INFINITY
+        } else {
+            self.eval.evaluate_full(&self.pos)
+        };
+        for i in pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            if self.elapsed_ms() > CURRMOVE_AFTER_MS {
+                reporter(&Report::CurrMove {
+                    depth: self.root_depth,
+                    mv: m,
+                    number: i + 1,
+                });
+            }
+            let gives_check = self.pos.gives_check(m);
+            let ext = if gives_check { CHECK_EXTENSION } else { 0 };
+            let new_depth = depth - ONE_PLY + ext;
+            self.moves[0] = m;
+            self.pos.make(m);
+            let score = if i == pv_idx {
+                -self.alpha_beta(-beta, -alpha, new_depth, 1)
+            } else {
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH && i - pv_idx > LMR_MIN_MOVES && m.is_quiet() {
+                    r = self.reduction(depth, i - pv_idx + 1, true, true, m, gives_check);
+                }
+                let mut s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, 1);
+                if s > alpha && r > 0 {
+                    s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, 1);
+                }
+                if s > alpha && s < beta {
+                    s = -self.alpha_beta(-beta, -alpha, new_depth, 1);
+                }
+                s
+            };
+            self.pos.unmake();
+            if self.stopped {
+                return best;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == pv_idx || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.pv[1][1..self.pv_len[1]]);
+                if i != pv_idx && score > alpha {
+                    self.best_move_changes += 1;
+                }
+            } else {
+                rm.score = -INFINITY;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    if score >= beta {
+                        return score;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        best
+    }
+
+    /// LMR amount in quarter plies for the `count`-th move (1-based) at `depth`.
+    fn reduction(
+        &self,
+        depth: i32,
+        count: usize,
+        pv: bool,
+        improving: bool,
+        m: Move,
+        gives_check: bool,
+    ) -> i32 {
+        let d = ((depth / ONE_PLY) as usize).min(63);
+        let mut r = LMR[d][count.min(63)];
+        if pv {
+            r -= ONE_PLY;
+        }
+        if !improving {
+            r += ONE_PLY / 2;
+        }
+        if gives_check {
+            r -= ONE_PLY;
+        }
+        if m.is_quiet() {
+            r -= self.history.score(m) / LMR_HISTORY_DIVISOR;
+        }
+        r.clamp(0, (depth - 2 * ONE_PLY).max(0))
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Counts the node and polls the clock now and then.
+    #[inline]
+    fn count_node(&mut self, ply: usize) {
+        self.nodes += 1;
+        if self.nodes & POLL_MASK == 0 {
+            self.poll();
+        }
+        self.pv_len[ply] = ply;
+        if ply as i32 > self.seldepth {
+            self.seldepth = ply as i32;
+        }
+    }
+
+    fn alpha_beta(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize) -> i32 {
+        if depth < ONE_PLY {
+            return self.quiescence(alpha, beta, ply, 0);
+        }
+        self.count_node(ply);
+        if self.stopped {
+            return 0;
+        }
+        let pv_node = beta - alpha > 1;
+        if self.pos.is_repetition(ply) || self.pos.is_fifty_move_draw() {
+            return DRAW;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check {
+                DRAW
+            } else {
+                self.eval.evaluate(&self.pos, alpha, beta)
+            };
+        }
+        // Mate distance pruning: no line from here can beat a mate already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = self.pos.key();
+        let hit = self.tt.probe(key, ply);
+        let mut tt_move = Move::NONE;
+        if let Some(h) = hit {
+            if self.pos.is_pseudo_legal(h.mv) {
+                tt_move = h.mv;
+            }
+            if !pv_node && h.depth >= depth {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                };
+                if cut {
+                    return h.score;
+                }
+            }
+        }
+
+        let eval = if in_check {
+            -INFINITY
+        } else if let Some(h) = hit {
+            h.eval
+        } else {
+            self.eval.evaluate(&self.pos, alpha, beta)
+        };
+        self.evals[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+        let us = self.pos.side_to_move();
+        let prev = self.moves[ply - 1];
+
+        if !pv_node && !in_check {
+            let d = depth / ONE_PLY;
+            // Reverse futility: far above beta with little depth left, the node will hold.
+            if d <= REVERSE_FUTILITY_DEPTH
+                && eval.abs() < MATE_BOUND
+                && eval - REVERSE_FUTILITY_MARGIN * (d - improving as i32) >= beta
+            {
+                return eval;
+            }
+            // Razoring: hopeless at the frontier unless a capture saves it.
+            if d <= RAZOR_DEPTH && eval + RAZOR_MARGIN * d < alpha {
+                let q = self.quiescence(alpha, beta, ply, 0);
+                if q < alpha {
+                    return q;
+                }
+            }
+            // Adaptive null move.
+            if depth >= NULL_MIN_DEPTH
+                && eval >= beta
+                && !prev.is_none()
+                && self.pos.has_non_pawn_material(us)
+                && beta > -MATE_BOUND
+            {
+                let r = NULL_BASE_REDUCTION
+                    + d / NULL_DEPTH_DIVISOR
+                    + ((eval - beta) / NULL_EVAL_DIVISOR).min(NULL_EVAL_MAX);
+                self.moves[ply] = Move::NONE;
+                self.pos.make_null();
+                let v = -self.alpha_beta(-beta, -beta + 1, depth - r * ONE_PLY - ONE_PLY, ply + 1);
+                self.pos.unmake_null();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    let v = if v >= MATE_BOUND { beta } else { v };
+                    let few_pieces = self.pos.pieces(us).len() - 1 <= NULL_VERIFY_MAX_PIECES;
+                    if !few_pieces && depth < NULL_VERIFY_DEPTH {
+                        return v;
+                    }
+                    // Zugzwang-prone or deep: confirm with a reduced search that may not pass.
+                    let saved = self.moves[ply - 1];
+                    self.moves[ply - 1] = Move::NONE;
+                    let check = self.alpha_beta(beta - 1, beta, depth - r * ONE_PLY, ply);
+                    self.moves[ply - 1] = saved;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if check >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a hash move this node is probably less
+        // important than its depth says, and the shallower search will supply one next time.
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+            depth -= ONE_PLY;
+        }
+
+        let ci = self.pos.check_info();
+        if in_check && self.pos.legal_moves().len() == 1 {
+            depth += SINGLE_REPLY_EXTENSION;
+        }
+        let killers = self.history.killers(ply);
+        let grand = if ply >= 2 {
+            self.history.killers(ply - 2)[0]
+        } else {
+            Move::NONE
+        };
+        let counter = self.history.counter(Some(prev));
+        let mut picker = Picker::main(tt_move, in_check, killers, grand, counter);
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = Move::NONE;
+        let mut legal = 0usize;
+        let mut searched = 0usize;
+        let mut quiets = [Move::NONE; MAX_QUIETS_TRIED];
+        let mut n_quiets = 0;
+        let d = depth / ONE_PLY;
+        let may_extend = (ply as i32) < self.root_depth * EXTENSION_PLY_FACTOR;
+
+        while let Some(m) = picker.next(&self.pos, self.history, &ci) {
+            if !self.pos.is_legal(m, &ci) {
+                continue;
+            }
+            legal += 1;
+            let quiet = m.is_quiet();
+            let gives_check = self.pos.gives_check(m);
+
+            // Pruning of moves that cannot raise alpha, once one line has been searched.
+            if !in_check && searched > 0 && best > -MATE_BOUND {
+                if quiet && !gives_check {
+                    let lmp_count = (LMP_BASE + d * d) / if improving { 1 } else { 2 };
+                    if d <= LMP_DEPTH && legal as i32 > lmp_count {
+                        picker.skip_quiets = true;
+                        continue;
+                    }
+                    if d <= FUTILITY_DEPTH && eval + FUTILITY_BASE + FUTILITY_PER_PLY * d <= alpha {
+                        picker.skip_quiets = true;
+                        continue;
+                    }
+                    if d <= HISTORY_PRUNE_DEPTH
+                        && self.history.score(m) < -HISTORY_PRUNE_PER_PLY * d
+                    {
+                        continue;
+                    }
+                    if d <= SEE_QUIET_DEPTH && !self.pos.see_ge(m, -SEE_QUIET_MARGIN * d) {
+                        continue;
+                    }
+                } else if !quiet
+                    && d <= SEE_CAPTURE_DEPTH
+                    && !self.pos.see_ge(m, -SEE_CAPTURE_MARGIN * d)
+                {
+                    continue;
+                }
+            }
+
+            let mut ext = 0;
+            if may_extend {
+                if gives_check {
+                    ext += CHECK_EXTENSION;
+                }
+                if m.is_capture() && prev.is_capture() && m.to() == prev.to() {
+                    let a = SEE_VALUES[m.captured().kind_index() as usize];
+                    let b = SEE_VALUES[prev.captured().kind_index() as usize];
+                    if (a - b).abs() <= RECAPTURE_VALUE_TOLERANCE {
+                        ext += RECAPTURE_EXTENSION;
+                    }
+                }
+                if m.moved().is_kind(Kind::Pawn)
+                    && us.relative_rank(rank_of(m.to())) == 6
+                    && is_passed(&self.pos, m.to(), us)
+                {
+                    ext += PAWN_SEVENTH_EXTENSION;
+                }
+                ext = ext.min(EXTENSION_CAP);
+            }
+            let new_depth = depth - ONE_PLY + ext;
+
+            self.moves[ply] = m;
+            self.pos.make(m);
+            let score = if searched == 0 {
+                -self.alpha_beta(-beta, -alpha, new_depth, ply + 1)
+            } else {
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH
+                    && searched >= LMR_MIN_MOVES + pv_node as usize
+                    && !in_check
+                    && (quiet || picker.in_bad_captures())
+                {
+                    r = self.reduction(depth, searched + 1, pv_node, improving, m, gives_check);
+                    if quiet && (m == killers[0] || m == killers[1]) {
+                        r = (r - ONE_PLY).max(0);
+                    }
+                }
+                let mut s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, ply + 1);
+                if s > alpha && r > 0 {
+                    s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, ply + 1);
+                }
+                if s > alpha && s < beta {
+                    s = -self.alpha_beta(-beta, -alpha, new_depth, ply + 1);
+                }
+                s
+            };
+            self.pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.history.update_cutoff(
+                                m,
+                                &quiets[..n_quiets],
+                                depth,
+                                ply,
+                                Some(prev),
+                            );
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if quiet && n_quiets < MAX_QUIETS_TRIED {
+                quiets[n_quiets] = m;
+                n_quiets += 1;
+            }
+        }
+
+        if legal == 0 {
+            return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
+        if searched == 0 {
+            // Every legal move was pruned: the node is worth no more than alpha.
+            return alpha;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { eval };
+        self.tt
+            .store(key, best_move, best, stored_eval, depth, bound, ply);
+        best
+    }
+
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
+        self.count_node(ply);
+        if self.stopped {
+            return 0;
+        }
+        if self.pos.is_repetition(ply) || self.pos.is_fifty_move_draw() {
+            return DRAW;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check {
+                DRAW
+            } else {
+                self.eval.evaluate(&self.pos, alpha, beta)
+            };
+        }
+        let pv_node = beta - alpha > 1;
+        let key = self.pos.key();
+        let hit = self.tt.probe(key, ply);
+        let mut tt_move = Move::NONE;
+        if let Some(h) = hit {
+            if self.pos.is_pseudo_legal(h.mv) {
+                tt_move = h.mv;
+            }
+            if !pv_node {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                };
+                if cut {
+                    return h.score;
+                }
+            }
+        }
+
+        let original_alpha = alpha;
+        let stand_pat;
+        let mut best;
+        if in_check {
+            stand_pat = -INFINITY;
+            best = -MATE + ply as i32;
+        } else {
+            stand_pat = match hit {
+                Some(h) => h.eval,
+                None => self.eval.evaluate(&self.pos, alpha, beta),
+            };
+            if stand_pat >= beta {
+                if hit.is_none() {
+                    self.tt
+                        .store(key, Move::NONE, stand_pat, stand_pat, 0, Bound::Lower, ply);
+                }
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+
+        let ci = self.pos.check_info();
+        let mut picker = Picker::quiescence(tt_move, in_check, qply < QS_CHECK_PLIES);
+        let mut best_move = Move::NONE;
+        while let Some(m) = picker.next(&self.pos, self.history, &ci) {
+            if !self.pos.is_legal(m, &ci) {
+                continue;
+            }
+            if !in_check {
+                if m.is_capture()
+                    && !m.is_promotion()
+                    && stand_pat + SEE_VALUES[m.captured().kind_index() as usize] + DELTA_MARGIN
+                        <= alpha
+                {
+                    continue;
+                }
+                if !self.pos.see_ge(m, 0) {
+                    continue;
+                }
+            }
+            self.moves[ply] = m;
+            self.pos.make(m);
+            let score = -self.quiescence(-beta, -alpha, ply + 1, qply + 1);
+            self.pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { stand_pat };
+        self.tt
+            .store(key, best_move, best, stored_eval, 0, bound, ply);
+        best
+    }
+}

@@ -1,0 +1,326 @@
+//! Transposition table: 64-byte buckets of four 16-byte entries.
+//!
+//! An entry keeps 32 check bits of the key (the bucket index comes from the other 32 bits), the
+//! move, the score (mate scores stored relative to the node), the static eval, the depth in
+//! fractional plies, the bound and the search age. Replacement within a bucket prefers deep and
+//! current entries; a new result always goes in (replacing the least valuable entry), so the
+//! table is both depth-preferred and always-replace.
+//!
+//! The bucket is the unit of work: `Bucket::probe` and `Bucket::store` do everything on one
+//! bucket, and the table only finds the bucket. A lock-striped table for the parallel search
+//! wraps groups of buckets in locks and calls the same two functions under the guard.
+
+use crate::moves::Move;
+
+use super::params::MATE_BOUND;
+
+pub const DEFAULT_HASH_MB: usize = 64;
+pub const MAX_HASH_MB: usize = 65_536;
+const ENTRIES_PER_BUCKET: usize = 4;
+/// Age counter wraps at this many searches (it lives in the upper bits of a byte).
+const AGE_CYCLE: u8 = 64;
+/// A step of age costs an entry as much as this many quarter plies of depth in replacement.
+const AGE_WEIGHT: i32 = 8;
+/// A shallower result for the same position replaces a deeper one of this search only when
+/// it is at most this many quarter plies shallower (or exact).
+const SAME_POSITION_DEPTH_SLACK: i32 = 8;
+/// Buckets sampled by `hashfull` (4 entries each: 1000 entries).
+const HASHFULL_BUCKETS: usize = 250;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+impl Bound {
+    fn bits(self) -> u8 {
+        match self {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        }
+    }
+    fn from_bits(b: u8) -> Option<Bound> {
+        match b {
+            1 => Some(Bound::Exact),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Upper),
+            _ => None,
+        }
+    }
+}
+
+/// What a probe returns (the score already converted back to the probing node's ply).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtHit {
+    pub mv: Move,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct Entry {
+    check: u32,
+    mv: u32,
+    score: i16,
+    eval: i16,
+    depth: i16,
+    /// Bound in the low two bits (0 = empty), age above.
+    flags: u8,
+    _pad: u8,
+}
+
+impl Entry {
+    fn bound(&self) -> Option<Bound> {
+        Bound::from_bits(self.flags & 3)
+    }
+    fn age(&self) -> u8 {
+        self.flags >> 2
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+pub struct Bucket {
+    entries: [Entry; ENTRIES_PER_BUCKET],
+}
+
+/// Converts a score to its table form: mates counted from this node instead of the root.
+#[inline]
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline]
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline]
+fn check_bits(key: u64) -> u32 {
+    (key >> 32) as u32
+}
+
+impl Bucket {
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+        let check = check_bits(key);
+        self.entries.iter().find_map(|e| {
+            let bound = e.bound()?;
+            (e.check == check).then(|| TtHit {
+                mv: Move(e.mv),
+                score: score_from_tt(e.score as i32, ply),
+                eval: e.eval as i32,
+                depth: e.depth as i32,
+                bound,
+            })
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &mut self,
+        key: u64,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        ply: usize,
+        age: u8,
+    ) {
+        let check = check_bits(key);
+        let slot = match self
+            .entries
+            .iter()
+            .position(|e| e.check == check && e.bound().is_some())
+        {
+            Some(i) => {
+                let e = &self.entries[i];
+                // Keep a deeper result of this search for the same position unless the new one is
+                // exact; a shallower search says less.
+                if bound != Bound::Exact
+                    && e.age() == age
+                    && depth < e.depth as i32 - SAME_POSITION_DEPTH_SLACK
+                {
+                    return;
+                }
+                i
+            }
+            None => {
+                let worth = |e: &Entry| {
+                    if e.bound().is_none() {
+                        return i32::MIN;
+                    }
+                    let stale = (age.wrapping_sub(e.age()) % AGE_CYCLE) as i32;
+                    e.depth as i32 - AGE_WEIGHT * stale
+                };
+                let mut victim = 0;
+                for i in 1..ENTRIES_PER_BUCKET {
+                    if worth(&self.entries[i]) < worth(&self.entries[victim]) {
+                        victim = i;
+                    }
+                }
+                victim
+            }
+        };
+        let e = &mut self.entries[slot];
+        // Keep the old move when this result has none (a fail-low): it is still the best guess.
+        let mv = if mv.is_none() && e.check == check {
+            e.mv
+        } else {
+            mv.0
+        };
+        *e = Entry {
+            check,
+            mv,
+            score: score_to_tt(score, ply) as i16,
+            eval: eval as i16,
+            depth: depth as i16,
+            flags: bound.bits() | (age << 2),
+            _pad: 0,
+        };
+    }
+
+    fn used_in(&self, age: u8) -> usize {
+        self.entries
+            .iter()
+            .filter(|e| e.bound().is_some() && e.age() == age)
+            .count()
+    }
+}
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    age: u8,
+}
+
+impl TranspositionTable {
+    pub fn new(mb: usize) -> TranspositionTable {
+        let mut t = TranspositionTable {
+            buckets: Vec::new(),
+            age: 0,
+        };
+        t.resize(mb);
+        t
+    }
+
+    /// Reallocates to `mb` megabytes (clamped to 1..=MAX_HASH_MB); the contents are lost.
+    pub fn resize(&mut self, mb: usize) {
+        let n = (mb.clamp(1, MAX_HASH_MB) << 20) / std::mem::size_of::<Bucket>();
+        self.buckets = vec![Bucket::default(); n.max(1)];
+    }
+
+    pub fn size_mb(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
+    pub fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+        self.age = 0;
+    }
+
+    /// Called at the start of each search so that older entries lose value.
+    pub fn new_search(&mut self) {
+        self.age = (self.age + 1) % AGE_CYCLE;
+    }
+
+    /// Bucket index from the low 32 bits of the key (the check bits are the high ones), by a
+    /// multiply-shift so that any table size works.
+    #[inline]
+    pub fn index(&self, key: u64) -> usize {
+        (((key & 0xffff_ffff) * self.buckets.len() as u64) >> 32) as usize
+    }
+
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+        self.buckets[self.index(key)].probe(key, ply)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(
+        &mut self,
+        key: u64,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        ply: usize,
+    ) {
+        let i = self.index(key);
+        let age = self.age;
+        self.buckets[i].store(key, mv, score, eval, depth, bound, ply, age);
+    }
+
+    /// Entries of the current search per mille, sampled over the first buckets.
+    pub fn hashfull(&self) -> u32 {
+        let n = HASHFULL_BUCKETS.min(self.buckets.len());
+        let used: usize = self.buckets[..n].iter().map(|b| b.used_in(self.age)).sum();
+        (used * 1000 / (n * ENTRIES_PER_BUCKET)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::params::MATE;
+
+    #[test]
+    fn bucket_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Entry>(), 16);
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+    }
+
+    #[test]
+    fn store_then_probe_and_mate_scores_are_node_relative() {
+        let mut tt = TranspositionTable::new(1);
+        let key = 0x1234_5678_9abc_def0;
+        tt.store(key, Move(77), MATE - 10, 5, 12, Bound::Exact, 4);
+        let hit = tt.probe(key, 6).unwrap();
+        assert_eq!(hit.mv, Move(77));
+        // Mate in 10 plies from the root seen at ply 4 is mate in 6 from that node; probed at
+        // ply 6 it is mate in 12 from the root.
+        assert_eq!(hit.score, MATE - 12);
+        assert_eq!(hit.depth, 12);
+        assert!(tt.probe(key ^ (1 << 40), 0).is_none());
+    }
+
+    #[test]
+    fn full_bucket_evicts_the_shallowest() {
+        let mut tt = TranspositionTable::new(1);
+        let base = 0x0000_0001_0000_0000u64;
+        for i in 0..4u64 {
+            tt.store(
+                base * (i + 1),
+                Move::NONE,
+                0,
+                0,
+                10 + i as i32,
+                Bound::Lower,
+                0,
+            );
+        }
+        tt.store(base * 9, Move::NONE, 0, 0, 30, Bound::Lower, 0);
+        assert!(tt.probe(base, 0).is_none(), "depth 10 entry evicted");
+        assert!(tt.probe(base * 9, 0).is_some());
+        assert!(tt.probe(base * 4, 0).is_some());
+    }
+}
