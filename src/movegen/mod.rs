@@ -307,6 +307,11 @@ impl Position {
         if m.is_castle() || m.is_en_passant() {
             let mut list = MoveList::new();
             if m.is_castle() {
+                // The generator looks three squares sideways: only from the king's home square.
+                let home = crate::types::square(4, us.relative_rank(0));
+                if !p.is_kind(Kind::King) || from != home {
+                    return false;
+                }
                 self.gen_castles(us, from, &mut list);
             } else {
                 self.gen_pawn_moves::<true, false>(us, ALL_SQUARES, &mut list);

@@ -343,6 +343,10 @@ impl<'a> Search<'a> {
         reporter: &mut dyn FnMut(&Report),
     ) -> i32 {
         let mut best = -INFINITY;
+        // Scores of earlier iterations must not compete with this one's when it is cut short.
+        for rm in self.root_moves[pv_idx..].iter_mut() {
+            rm.score = -INFINITY;
+        }
         let in_check = self.pos.in_check();
         self.evals[0] = if in_check {
             -INFINITY
