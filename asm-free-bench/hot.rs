@@ -1,9 +1,9 @@
 //! Criterion benches of the routines typhoon wrote in assembly: attack tests, move generation,
-//! make/unmake. Later issues add SEE, evaluation and hash probes here.
+//! make/unmake, static exchange evaluation. Later issues add evaluation and hash probes here.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use squall::movegen::GenType;
-use squall::{MoveList, Position};
+use squall::{Move, MoveList, Position};
 
 /// A spread of positions: opening, busy middlegames, an endgame.
 const FENS: [&str; 4] = [
@@ -81,6 +81,32 @@ fn bench_make_unmake(c: &mut Criterion) {
     });
 }
 
+fn bench_see(c: &mut Criterion) {
+    let ps = positions();
+    // Only the captures: that is what quiescence asks SEE about.
+    let captures: Vec<Vec<Move>> = ps
+        .iter()
+        .map(|p| {
+            p.legal_moves()
+                .iter()
+                .copied()
+                .filter(|m| m.is_capture())
+                .collect()
+        })
+        .collect();
+    c.bench_function("see/captures", |b| {
+        b.iter(|| {
+            let mut sum = 0i32;
+            for (p, list) in ps.iter().zip(&captures) {
+                for &m in list {
+                    sum = sum.wrapping_add(p.see(m));
+                }
+            }
+            black_box(sum)
+        })
+    });
+}
+
 fn bench_perft(c: &mut Criterion) {
     let mut p = positions().swap_remove(1);
     c.bench_function("perft/kiwipete depth 3", |b| {
@@ -93,6 +119,7 @@ criterion_group!(
     bench_attacks,
     bench_movegen,
     bench_make_unmake,
+    bench_see,
     bench_perft
 );
 criterion_main!(benches);

@@ -48,15 +48,20 @@ fn mates_in_one_two_three_have_exact_scores() {
         ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", 2),
         ("4k3/8/4K3/8/8/8/8/7R w - - 0 1", 1),
         ("7k/8/5K2/8/8/8/8/6R1 w - - 0 1", 2),
-        ("8/8/8/8/8/3K4/8/3k3R w - - 0 1", 3),
+        ("8/8/8/8/8/2K5/6R1/1k6 w - - 0 1", 3),
+        ("8/8/8/8/8/2K5/6R1/k7 w - - 0 1", 2),
     ];
     for (fen, n) in cases {
         let mut p = pos(fen);
-        assert!(forced_mate(&mut p, n), "{fen}: brute force finds mate in {n}");
+        assert!(
+            forced_mate(&mut p, n),
+            "{fen}: brute force finds mate in {n}"
+        );
         if n > 1 {
             assert!(!forced_mate(&mut p, n - 1), "{fen}: no shorter mate");
         }
-        let r = search(&p, Limits::depth(2 * n as i32 + 4));
+        // Generous depth: the Morphy position is a zugzwang that null move sees late.
+        let r = search(&p, Limits::depth(2 * n as i32 + 10));
         assert_eq!(mate_in(r.score), Some(n as i32), "{fen}: score {}", r.score);
         assert_eq!(r.score, MATE - (2 * n as i32 - 1), "{fen}");
         // The chosen move keeps the mate: after it, the opponent is mated within n - 1.
@@ -84,12 +89,18 @@ fn getting_mated_is_scored_as_mate() {
     let p = pos("kbK5/pp6/RP6/8/8/8/8/8 b - - 0 1");
     let mut q = p.clone();
     // Brute force: every Black move allows mate in one.
-    assert!(q.legal_moves().iter().copied().collect::<Vec<Move>>().into_iter().all(|m| {
-        q.make(m);
-        let ok = forced_mate(&mut q, 1);
-        q.unmake();
-        ok
-    }));
+    assert!(q
+        .legal_moves()
+        .iter()
+        .copied()
+        .collect::<Vec<Move>>()
+        .into_iter()
+        .all(|m| {
+            q.make(m);
+            let ok = forced_mate(&mut q, 1);
+            q.unmake();
+            ok
+        }));
     let r = search(&p, Limits::depth(6));
     assert_eq!(mate_in(r.score), Some(-1), "score {}", r.score);
     assert_eq!(r.score, -(MATE - 2));
@@ -100,7 +111,9 @@ fn repetition_is_scored_as_a_draw() {
     // White has a bare king against a queen; two round trips put the position after Kg1 on the
     // board twice already, so Kg1 now repeats it a third time: a draw, and the best White has.
     let mut p = pos("6k1/8/8/8/8/8/3q4/6K1 w - - 0 1");
-    for m in ["Kh1", "Qd3", "Kg1", "Qd2", "Kh1", "Qd3", "Kg1", "Qd2", "Kh1", "Qd3"] {
+    for m in [
+        "Kh1", "Qd3", "Kg1", "Qd2", "Kh1", "Qd3", "Kg1", "Qd2", "Kh1", "Qd3",
+    ] {
         let mv = p.parse_move(m).expect("scripted move is legal");
         p.make(mv);
     }
@@ -188,11 +201,16 @@ fn multipv_reports_distinct_lines() {
     let mut e = Engine::new(8);
     e.options.multipv = 3;
     let mut last = std::collections::BTreeMap::new();
-    e.search(&p, &Limits::depth(6), &Control::new(false), &mut |r: &Report| {
-        if let Report::Iteration(it) = r {
-            last.insert(it.multipv, it.pv[0]);
-        }
-    });
+    e.search(
+        &p,
+        &Limits::depth(6),
+        &Control::new(false),
+        &mut |r: &Report| {
+            if let Report::Iteration(it) = r {
+                last.insert(it.multipv, it.pv[0]);
+            }
+        },
+    );
     let moves: std::collections::HashSet<Move> = last.values().copied().collect();
     assert_eq!(last.len(), 3);
     assert_eq!(moves.len(), 3);
@@ -219,7 +237,11 @@ fn searches_from_suite_positions_return_legal_moves() {
         if !r.ponder.is_none() {
             let mut q = p.clone();
             q.make(r.best);
-            assert!(q.legal_moves().contains(r.ponder), "{line}: ponder {}", r.ponder);
+            assert!(
+                q.legal_moves().contains(r.ponder),
+                "{line}: ponder {}",
+                r.ponder
+            );
         }
     }
 }

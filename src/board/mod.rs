@@ -12,7 +12,8 @@
 //!
 //! Submodules: `geometry` (vector-delta tables), `zobrist`, `attacks` (attack tests, pins,
 //! checks), `make` (make/unmake/null), `fen`, `notation` (SAN and coordinates), `draw`
-//! (repetition, fifty moves, insufficient material) and `validate` (full recompute).
+//! (repetition, fifty moves, insufficient material), `see` (static exchange evaluation) and
+//! `validate` (full recompute).
 
 pub mod attacks;
 pub mod draw;
