@@ -1,11 +1,13 @@
-//! Move-ordering memory: killers (two per ply), counter moves and a piece-to history that
-//! rewards the quiet move that caused a cutoff and penalises the quiets tried before it.
+//! Move-ordering memory: killers (two per ply), counter moves, a piece-to history and
+//! continuation histories (piece-to of this move given the piece-to of the moves one and two
+//! plies earlier). The histories reward the quiet move that caused a cutoff and penalise the
+//! quiets tried before it.
 //!
 //! History values move toward ±HISTORY_MAX with a "gravity" update (the bonus shrinks as the
 //! value approaches the bound), so they saturate instead of overflowing and old results fade.
 
 use crate::moves::Move;
-use crate::types::Piece;
+use crate::types::{to64, Piece};
 
 use super::params::{HISTORY_BONUS_MAX, HISTORY_MAX, MAX_PLY, ONE_PLY};
 
@@ -15,6 +17,20 @@ pub struct History {
     quiet: Vec<[i32; 128]>,
     /// `counter[previous piece][previous to]`: the quiet reply that refuted that move last time.
     counter: Vec<[Move; 128]>,
+    /// `cont[previous piece-to][piece-to]`, piece-to = piece * 64 + to (0..64 square).
+    cont: Vec<[i16; PIECE_TO]>,
+}
+
+/// Number of (piece, 64-square) pairs.
+const PIECE_TO: usize = Piece::COUNT * 64;
+
+/// The moves one and two plies before a node (`Move::NONE` when absent or a null move): the
+/// context of the continuation histories.
+pub type Context = [Move; 2];
+
+#[inline]
+fn piece_to(m: Move) -> usize {
+    m.moved().index() * 64 + to64(m.to())
 }
 
 impl Default for History {
@@ -41,6 +57,7 @@ impl History {
             killers: [[Move::NONE; 2]; MAX_PLY + 2],
             quiet: vec![[0; 128]; Piece::COUNT],
             counter: vec![[Move::NONE; 128]; Piece::COUNT],
+            cont: vec![[0; PIECE_TO]; PIECE_TO],
         }
     }
 
@@ -58,16 +75,38 @@ impl History {
         self.killers[ply]
     }
 
+    /// Ordering score of a quiet move: its own history plus its continuation histories.
     #[inline]
-    pub fn score(&self, m: Move) -> i32 {
-        self.quiet[m.moved().index()][m.to() as usize]
+    pub fn score(&self, m: Move, ctx: &Context) -> i32 {
+        let pt = piece_to(m);
+        let mut v = self.quiet[m.moved().index()][m.to() as usize];
+        for p in ctx {
+            if !p.is_none() {
+                v += self.cont[piece_to(*p)][pt] as i32;
+            }
+        }
+        v
+    }
+
+    fn reward(&mut self, m: Move, ctx: &Context, bonus: i32) {
+        gravity(&mut self.quiet[m.moved().index()][m.to() as usize], bonus);
+        let pt = piece_to(m);
+        for p in ctx {
+            if !p.is_none() {
+                let e = &mut self.cont[piece_to(*p)][pt];
+                let mut v = *e as i32;
+                gravity(&mut v, bonus);
+                *e = v as i16;
+            }
+        }
     }
 
     #[inline]
-    pub fn counter(&self, prev: Option<Move>) -> Move {
-        match prev {
-            Some(p) if !p.is_none() => self.counter[p.moved().index()][p.to() as usize],
-            _ => Move::NONE,
+    pub fn counter(&self, prev: Move) -> Move {
+        if prev.is_none() {
+            Move::NONE
+        } else {
+            self.counter[prev.moved().index()][prev.to() as usize]
         }
     }
 
@@ -79,13 +118,13 @@ impl History {
         tried: &[Move],
         depth: i32,
         ply: usize,
-        prev: Option<Move>,
+        ctx: &Context,
     ) {
         let b = bonus(depth);
-        gravity(&mut self.quiet[best.moved().index()][best.to() as usize], b);
+        self.reward(best, ctx, b);
         for &m in tried {
             if m != best {
-                gravity(&mut self.quiet[m.moved().index()][m.to() as usize], -b);
+                self.reward(m, ctx, -b);
             }
         }
         let k = &mut self.killers[ply];
@@ -93,10 +132,9 @@ impl History {
             k[1] = k[0];
             k[0] = best;
         }
-        if let Some(p) = prev {
-            if !p.is_none() {
-                self.counter[p.moved().index()][p.to() as usize] = best;
-            }
+        let p = ctx[0];
+        if !p.is_none() {
+            self.counter[p.moved().index()][p.to() as usize] = best;
         }
     }
 }

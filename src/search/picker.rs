@@ -14,7 +14,7 @@ use crate::board::Position;
 use crate::movegen::GenType;
 use crate::moves::{Move, MoveList, MAX_MOVES};
 
-use super::history::History;
+use super::history::{Context, History};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Stage {
@@ -58,6 +58,8 @@ pub struct Picker {
     bad: MoveList,
     bad_idx: usize,
     qs_checks: bool,
+    /// Earlier moves, for the continuation histories.
+    ctx: Context,
     /// Set by the search when the remaining quiets cannot matter (futility, late-move pruning).
     pub skip_quiets: bool,
 }
@@ -93,6 +95,7 @@ impl Picker {
             bad: MoveList::new(),
             bad_idx: 0,
             qs_checks: false,
+            ctx: [Move::NONE; 2],
             skip_quiets: false,
         }
     }
@@ -105,11 +108,13 @@ impl Picker {
         killers: [Move; 2],
         grand_killer: Move,
         counter: Move,
+        ctx: Context,
     ) -> Picker {
+        let mut p = Picker::with(if in_check { Mode::Evasion } else { Mode::Main }, hash);
+        p.ctx = ctx;
         if in_check {
-            return Picker::with(Mode::Evasion, hash);
+            return p;
         }
-        let mut p = Picker::with(Mode::Main, hash);
         p.specials = [killers[0], killers[1], grand_killer, counter];
         p
     }
@@ -118,7 +123,14 @@ impl Picker {
     /// In check, all evasions.
     pub fn quiescence(hash: Move, in_check: bool, checks: bool) -> Picker {
         if in_check {
-            return Picker::main(hash, true, [Move::NONE; 2], Move::NONE, Move::NONE);
+            return Picker::main(
+                hash,
+                true,
+                [Move::NONE; 2],
+                Move::NONE,
+                Move::NONE,
+                [Move::NONE; 2],
+            );
         }
         let hash = if hash.is_quiet() { Move::NONE } else { hash };
         let mut p = Picker::with(Mode::Quiescence, hash);
@@ -213,7 +225,8 @@ impl Picker {
                 Stage::GenQuiets => {
                     self.moves.clear();
                     pos.generate(GenType::Quiets, &mut self.moves);
-                    self.load(|m| history.score(m));
+                    let ctx = self.ctx;
+                    self.load(|m| history.score(m, &ctx));
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
@@ -238,9 +251,10 @@ impl Picker {
                 Stage::GenEvasions => {
                     self.moves.clear();
                     pos.generate_evasions(ci, &mut self.moves);
+                    let ctx = self.ctx;
                     self.load(|m| {
                         if m.is_quiet() {
-                            history.score(m)
+                            history.score(m, &ctx)
                         } else {
                             CAPTURE_FIRST + mvv_lva(m)
                         }
@@ -275,7 +289,8 @@ impl Picker {
                     // Under-promotions and castling are not worth a quiescence check.
                     self.moves
                         .retain(|m| !m.is_promotion() && !m.is_castle() && pos.gives_check(m));
-                    self.load(|m| history.score(m));
+                    let ctx = self.ctx;
+                    self.load(|m| history.score(m, &ctx));
                     self.stage = Stage::QsChecks;
                 }
                 Stage::QsChecks => match self.select_best() {

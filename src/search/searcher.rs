@@ -11,7 +11,7 @@ use crate::eval::Evaluator;
 use crate::moves::Move;
 use crate::types::{file_of, rank_of, Colour, Kind};
 
-use super::history::History;
+use super::history::{Context, History};
 use super::limits::Limits;
 use super::params::*;
 use super::picker::Picker;
@@ -372,7 +372,7 @@ impl<'a> Search<'a> {
             } else {
                 let mut r = 0;
                 if depth >= LMR_MIN_DEPTH && i - pv_idx > LMR_MIN_MOVES && m.is_quiet() {
-                    r = self.reduction(depth, i - pv_idx + 1, true, true, m, gives_check);
+                    r = self.reduction(depth, i - pv_idx + 1, true, true, gives_check, 0);
                 }
                 let mut s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, 1);
                 if s > alpha && r > 0 {
@@ -413,15 +413,16 @@ impl<'a> Search<'a> {
         best
     }
 
-    /// LMR amount in quarter plies for the `count`-th move (1-based) at `depth`.
+    /// LMR amount in quarter plies for the `count`-th move (1-based) at `depth`; a good
+    /// `history` score reduces less, a bad one more.
     fn reduction(
         &self,
         depth: i32,
         count: usize,
         pv: bool,
         improving: bool,
-        m: Move,
         gives_check: bool,
+        history: i32,
     ) -> i32 {
         let d = ((depth / ONE_PLY) as usize).min(63);
         let mut r = LMR[d][count.min(63)];
@@ -434,9 +435,7 @@ impl<'a> Search<'a> {
         if gives_check {
             r -= ONE_PLY;
         }
-        if m.is_quiet() {
-            r -= self.history.score(m) / LMR_HISTORY_DIVISOR;
-        }
+        r -= history / LMR_HISTORY_DIVISOR;
         r.clamp(0, (depth - 2 * ONE_PLY).max(0))
     }
 
@@ -590,8 +589,16 @@ impl<'a> Search<'a> {
         } else {
             Move::NONE
         };
-        let counter = self.history.counter(Some(prev));
-        let mut picker = Picker::main(tt_move, in_check, killers, grand, counter);
+        let counter = self.history.counter(prev);
+        let ctx: Context = [
+            prev,
+            if ply >= 2 {
+                self.moves[ply - 2]
+            } else {
+                Move::NONE
+            },
+        ];
+        let mut picker = Picker::main(tt_move, in_check, killers, grand, counter, ctx);
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -624,7 +631,7 @@ impl<'a> Search<'a> {
                         continue;
                     }
                     if d <= HISTORY_PRUNE_DEPTH
-                        && self.history.score(m) < -HISTORY_PRUNE_PER_PLY * d
+                        && self.history.score(m, &ctx) < -HISTORY_PRUNE_PER_PLY * d
                     {
                         continue;
                     }
@@ -672,7 +679,18 @@ impl<'a> Search<'a> {
                     && !in_check
                     && (quiet || picker.in_bad_captures())
                 {
-                    r = self.reduction(depth, searched + 1, pv_node, improving, m, gives_check);
+                    r = self.reduction(
+                        depth,
+                        searched + 1,
+                        pv_node,
+                        improving,
+                        gives_check,
+                        if quiet {
+                            self.history.score(m, &ctx)
+                        } else {
+                            0
+                        },
+                    );
                     if quiet && (m == killers[0] || m == killers[1]) {
                         r = (r - ONE_PLY).max(0);
                     }
@@ -701,13 +719,8 @@ impl<'a> Search<'a> {
                     }
                     if score >= beta {
                         if quiet {
-                            self.history.update_cutoff(
-                                m,
-                                &quiets[..n_quiets],
-                                depth,
-                                ply,
-                                Some(prev),
-                            );
+                            self.history
+                                .update_cutoff(m, &quiets[..n_quiets], depth, ply, &ctx);
                         }
                         break;
                     }
