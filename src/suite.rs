@@ -621,8 +621,11 @@ pub fn compare(run: &RunResult, previous: &HashMap<String, PreviousResult>) -> C
             (false, true) => c.newly_solved.push(k),
             (true, false) => c.newly_failed.push(k),
             (true, true) => {
-                let before = p.solution_ms.unwrap_or(0);
-                let now = r.solution_ms.unwrap_or(0);
+                // A report without solution times (e.g. from tools/suite_peers.py) has
+                // nothing to compare them with.
+                let (Some(before), Some(now)) = (p.solution_ms, r.solution_ms) else {
+                    continue;
+                };
                 let (b, n) = (before.max(COMPARE_FLOOR_MS), now.max(COMPARE_FLOOR_MS));
                 if n * 2 < b {
                     c.faster.push((k, before, now));

@@ -89,14 +89,16 @@ fn runs_reports_and_compares() {
         "{{\"positions\": [\
          {{\"file\": \"elsewhere/{name}\", \"id\": \"mate1.rook\", \"solved\": true, \"solution_ms\": 5000}},\
          {{\"file\": \"{name}\", \"id\": \"mate1.scholar\", \"solved\": false, \"solution_ms\": null}},\
-         {{\"file\": \"{name}\", \"id\": \"wrong-on-purpose\", \"solved\": true, \"solution_ms\": 1}}]}}"
+         {{\"file\": \"{name}\", \"id\": \"wrong-on-purpose\", \"solved\": true, \"solution_ms\": 1}},\
+         {{\"file\": \"{name}\", \"id\": \"avoid\", \"solved\": true}}]}}"
     );
     let previous = suite::parse_report(&json).unwrap();
     let c = suite::compare(&run, &previous);
-    assert_eq!(c.common, 3);
+    assert_eq!(c.common, 4);
     assert_eq!(c.newly_solved, vec![format!("{name}:mate1.scholar")]);
     assert_eq!(c.newly_failed, vec![format!("{name}:wrong-on-purpose")]);
     assert_eq!(c.faster.len(), 1, "5 s before, milliseconds now");
+    assert_eq!(c.faster[0].0, format!("{name}:mate1.rook"));
     assert!(c.slower.is_empty());
 
     std::fs::remove_file(&file).ok();
