@@ -239,7 +239,12 @@ fn run_search(args: &SearchArgs) -> ExitCode {
 fn run_suite(args: SuiteArgs) -> ExitCode {
     use squall::suite::{Config, Limit, Selection};
     let limit = match (args.movetime, args.depth, args.nodes) {
-        (_, Some(d), _) => Limit::Depth(d),
+        (_, Some(d), _) if (1..=squall::search::params::MAX_DEPTH).contains(&d) => Limit::Depth(d),
+        (_, Some(_), _) => {
+            let max = squall::search::params::MAX_DEPTH;
+            eprintln!("error: --depth must be 1 to {max}");
+            return ExitCode::from(2);
+        }
         (_, _, Some(n)) => Limit::Nodes(n),
         (ms, _, _) => Limit::MoveTime(ms.unwrap_or(1000)),
     };
