@@ -4,12 +4,15 @@
 #   make test            what CI runs: fmt, clippy, tests (release, then debug with invariant checks)
 #   make bench           criterion benches of the hot routines (asm-free-bench/)
 #   make perft           every depth of every perft suite position (several minutes)
+#   make wac|ecm|wcsac   tactical suites at the standard times (1 s, 5 s, 1 s per position,
+#                        one thread); JSON reports in reports/ (git-ignored), compared with the
+#                        previous run's report when there is one
 
 CARGO   ?= cargo
 BIN     := target/release/squall
 THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 
-.PHONY: all build test bench perft clean
+.PHONY: all build test bench perft clean wac ecm wcsac
 
 all: build
 
@@ -32,6 +35,27 @@ bench:
 perft: build
 	$(BIN) perft --suite suites/perftsuite.epd --threads $(THREADS)
 	$(BIN) perft --suite suites/perft_cpw.epd --threads $(THREADS)
+
+SUITE_ARGS ?= --threads 1 --hash 64
+
+# $(call suite,NAME,FILE,MS): run FILE at MS per position, keep reports/NAME-MS.json and the
+# previous one as reports/NAME-MS.prev.json, and compare the two.
+define suite
+	mkdir -p reports
+	if [ -f reports/$(1)-$(3).json ]; then cp reports/$(1)-$(3).json reports/$(1)-$(3).prev.json; fi
+	$(BIN) suite $(2) --movetime $(3) $(SUITE_ARGS) --report reports/$(1)-$(3).json \
+		$$( [ -f reports/$(1)-$(3).prev.json ] && echo --compare reports/$(1)-$(3).prev.json ) \
+		| tee reports/$(1)-$(3).txt
+endef
+
+wac: build
+	$(call suite,wac,suites/wac.epd,1000)
+
+ecm: build
+	$(call suite,ecm,suites/ecm.epd,5000)
+
+wcsac: build
+	$(call suite,wcsac,suites/wcsac.epd,1000)
 
 clean:
 	$(CARGO) clean

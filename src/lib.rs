@@ -9,17 +9,21 @@
 //! - `eval`: scores and the incrementally kept material/piece-square terms;
 //! - `perft`: move-tree counting and perft EPD suites;
 //! - `search`: the engine core (iterative deepening, alpha-beta, hash table, time manager);
-//! - `bench`: the fixed-depth bench that signs every search or eval change.
+//! - `bench`: the fixed-depth bench that signs every search or eval change;
+//! - `epd`: EPD test-suite records (`bm`, `am`, `id`, `dm`, point lists);
+//! - `suite`: the test-suite runner behind `squall suite`.
 
 #![forbid(unsafe_code)]
 
 pub mod bench;
 pub mod board;
+pub mod epd;
 pub mod eval;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod search;
+pub mod suite;
 pub mod types;
 
 pub use board::Position;

@@ -28,6 +28,41 @@ enum Command {
     Bench(BenchArgs),
     /// Search one position and print the iterations and the best move.
     Search(SearchArgs),
+    /// Run EPD test suites (bm/am/dm/point lists) and score them.
+    Suite(SuiteArgs),
+}
+
+#[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("limit").args(["depth", "movetime", "nodes"])))]
+struct SuiteArgs {
+    /// EPD files, run in order.
+    #[arg(required = true)]
+    files: Vec<std::path::PathBuf>,
+    /// Milliseconds per position (the default, 1000, when no limit is given).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Depth per position (plies).
+    #[arg(long)]
+    depth: Option<i32>,
+    /// Nodes per position.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Hash table size in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Positions to run: 1-based index ranges `A..B`, `A..`, `..B`, `N` and/or id prefixes,
+    /// comma-separated (within each file).
+    #[arg(long)]
+    ids: Option<String>,
+    /// Write every position's result to this JSON file.
+    #[arg(long)]
+    report: Option<std::path::PathBuf>,
+    /// Print what changed against an earlier --report file.
+    #[arg(long)]
+    compare: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -84,6 +119,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => run_perft(&args),
         Some(Command::Bench(args)) => run_bench(&args),
         Some(Command::Search(args)) => run_search(&args),
+        Some(Command::Suite(args)) => run_suite(args),
         None => {
             console();
             ExitCode::SUCCESS
@@ -198,6 +234,45 @@ fn run_search(args: &SearchArgs) -> ExitCode {
         println!("bestmove {} ponder {}", r.best, r.ponder);
     }
     ExitCode::SUCCESS
+}
+
+fn run_suite(args: SuiteArgs) -> ExitCode {
+    use squall::suite::{Config, Limit, Selection};
+    let limit = match (args.movetime, args.depth, args.nodes) {
+        (_, Some(d), _) if (1..=squall::search::params::MAX_DEPTH).contains(&d) => Limit::Depth(d),
+        (_, Some(_), _) => {
+            let max = squall::search::params::MAX_DEPTH;
+            eprintln!("error: --depth must be 1 to {max}");
+            return ExitCode::from(2);
+        }
+        (_, _, Some(n)) => Limit::Nodes(n),
+        (ms, _, _) => Limit::MoveTime(ms.unwrap_or(1000)),
+    };
+    let selection = match args.ids.as_deref().map(Selection::parse).transpose() {
+        Ok(s) => s.unwrap_or_default(),
+        Err(e) => {
+            eprintln!("error: --ids: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let config = Config {
+        files: args.files,
+        limit,
+        threads: args.threads,
+        hash_mb: args.hash,
+        selection,
+        report: args.report,
+        compare: args.compare,
+        progress: true,
+    };
+    match squall::suite::run(&config, &mut std::io::stdout().lock()) {
+        Ok(run) if run.files.iter().all(|f| f.unreadable.is_none()) => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 fn run_perft_suite(path: &str, max_depth: u32, threads: usize) -> ExitCode {
