@@ -1,7 +1,8 @@
 //! Criterion benches of the routines typhoon wrote in assembly: attack tests, move generation,
-//! make/unmake. Later issues add SEE, evaluation and hash probes here.
+//! make/unmake, and the evaluation. Later issues add SEE and hash probes here.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use squall::eval::Evaluator;
 use squall::movegen::GenType;
 use squall::{MoveList, Position};
 
@@ -81,6 +82,21 @@ fn bench_make_unmake(c: &mut Criterion) {
     });
 }
 
+fn bench_eval(c: &mut Criterion) {
+    let ps = positions();
+    // The pawn hash stays warm across iterations, as in a search where most probes hit.
+    let mut ev = Evaluator::new();
+    c.bench_function("eval/full", |b| {
+        b.iter(|| {
+            let mut sum = 0;
+            for p in &ps {
+                sum += ev.evaluate_full(p);
+            }
+            black_box(sum)
+        })
+    });
+}
+
 fn bench_perft(c: &mut Criterion) {
     let mut p = positions().swap_remove(1);
     c.bench_function("perft/kiwipete depth 3", |b| {
@@ -93,6 +109,7 @@ criterion_group!(
     bench_attacks,
     bench_movegen,
     bench_make_unmake,
+    bench_eval,
     bench_perft
 );
 criterion_main!(benches);

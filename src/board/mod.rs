@@ -19,6 +19,7 @@ pub mod draw;
 pub mod fen;
 pub mod geometry;
 pub mod make;
+pub mod mirror;
 pub mod notation;
 pub mod validate;
 pub mod zobrist;

@@ -54,8 +54,6 @@ mod shape {
     pub const KING_CENTRE_EG: i32 = 10;
     /// Pawn advance bonus per rank (mg on the centre files, eg everywhere).
     pub const PAWN_ADVANCE: (i32, i32) = (4, 8);
-    /// Rook on the opponent's second rank.
-    pub const ROOK_SEVENTH: (i32, i32) = (14, 10);
     /// King in the middlegame: penalty per rank away from home.
     pub const KING_ADVANCE_MG: i32 = 14;
     /// King in the middlegame: bonus for standing on the wings rather than the centre files.
@@ -85,13 +83,8 @@ fn square_bonus(kind: Kind, sq: Square) -> Score {
         }
         Kind::Knight => s(KNIGHT_CENTRE.0 * (c - 1), KNIGHT_CENTRE.1 * (c - 1)),
         Kind::Bishop => s(BISHOP_CENTRE.0 * c, BISHOP_CENTRE.1 * (c - 1)),
-        Kind::Rook => {
-            if r == 6 {
-                s(ROOK_SEVENTH.0, ROOK_SEVENTH.1)
-            } else {
-                Score::ZERO
-            }
-        }
+        // The seventh rank is an evaluation term (`rook_seventh`), which checks that it bites.
+        Kind::Rook => Score::ZERO,
         Kind::Queen => s(QUEEN_CENTRE.0 * c, QUEEN_CENTRE.1 * (c - 1)),
         Kind::King => {
             let wing = if (3..=4).contains(&f) {
