@@ -12,12 +12,13 @@
 //! Submodules, one per concept: `params` (the weight table), `pawns` (pawn structure, shelter,
 //! pawn hash), `mobility` (the ray scan), `passed` (piece-dependent passed-pawn terms), `king`
 //! (shelter and attack), `pieces` (outposts, rooks, queens, trapped pieces), `imbalance`,
-//! `threats`, `scale` (drawish material), `trace` (the term-by-term breakdown), plus the
+//! `threats`, `mopup` (mating a bare king), `scale` (drawish material), `trace` (the term-by-term breakdown), plus the
 //! incrementally kept `psqt` and the packed `score`.
 
 pub mod imbalance;
 pub mod king;
 pub mod mobility;
+pub mod mopup;
 pub mod params;
 pub mod passed;
 pub mod pawns;
@@ -279,6 +280,7 @@ pub(crate) fn collect(pos: &Position, p: &Params, entry: PawnEntry) -> EvalInfo 
     pieces::evaluate(pos, p, &mut info);
     imbalance::evaluate(pos, p, &mut info);
     threats::evaluate(pos, p, &mut info);
+    mopup::evaluate(pos, p, &mut info);
     info.add(Term::Tempo, pos.side_to_move(), p.tempo);
     info
 }

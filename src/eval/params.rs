@@ -274,6 +274,12 @@ params! {
     /// Danger, in centipawns, by attack units.
     king_safety: [Score; KING_SAFETY_UNITS] = king_safety_curve();
 
+    // ----- mop-up against a bare king (endgame half only) -----
+    /// Per step the bare king stands nearer the edge.
+    mopup_edge: Score = s(0, 20);
+    /// Per step the two kings stand nearer each other.
+    mopup_king_distance: Score = s(0, 8);
+
     // ----- side to move -----
     tempo: Score = s(18, 8);
 }

@@ -27,10 +27,11 @@ pub enum Term {
     KingShelter,
     KingAttack,
     Threats,
+    Mopup,
     Tempo,
 }
 
-pub const TERM_COUNT: usize = 14;
+pub const TERM_COUNT: usize = 15;
 
 pub const TERMS: [Term; TERM_COUNT] = [
     Term::Material,
@@ -46,6 +47,7 @@ pub const TERMS: [Term; TERM_COUNT] = [
     Term::KingShelter,
     Term::KingAttack,
     Term::Threats,
+    Term::Mopup,
     Term::Tempo,
 ];
 
@@ -65,6 +67,7 @@ impl Term {
             Term::KingShelter => "king shelter",
             Term::KingAttack => "king attack",
             Term::Threats => "threats",
+            Term::Mopup => "mop-up",
             Term::Tempo => "tempo",
         }
     }
