@@ -9,7 +9,7 @@ use crate::board::Position;
 use crate::types::{Colour, Kind};
 
 /// The pawn count at which the knight and rook values in `psqt` hold unadjusted.
-const IMBALANCE_PAWN_BASE: i32 = 5;
+pub const IMBALANCE_PAWN_BASE: i32 = 5;
 
 pub(crate) fn evaluate(pos: &Position, p: &Params, info: &mut EvalInfo) {
     for c in Colour::BOTH {

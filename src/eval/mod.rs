@@ -12,8 +12,8 @@
 //! Submodules, one per concept: `params` (the weight table), `pawns` (pawn structure, shelter,
 //! pawn hash), `mobility` (the ray scan), `passed` (piece-dependent passed-pawn terms), `king`
 //! (shelter and attack), `pieces` (outposts, rooks, queens, trapped pieces), `imbalance`,
-//! `threats`, `mopup` (mating a bare king), `scale` (drawish material), `trace` (the term-by-term breakdown), plus the
-//! incrementally kept `psqt` and the packed `score`.
+//! `threats`, `mopup` (mating a bare king), `scale` (drawish material), `trace` (the
+//! term-by-term breakdown), plus the incrementally kept `psqt` and the packed `score`.
 
 pub mod imbalance;
 pub mod king;
@@ -45,7 +45,8 @@ pub const LAZY_MARGIN: i32 = 500;
 /// margin (races, unstoppable pawns), so their presence rules the lazy exit out.
 const LAZY_PASSER_RANKS: [u8; 2] = [5, 6];
 
-/// Every evaluation lies strictly inside this bound; mate scores live above it.
+/// Every evaluation lies within plus or minus this bound (below 20000, where mate scores
+/// begin).
 pub const EVAL_LIMIT: i32 = 19_999;
 /// Kind-indexed tables (`Kind as usize`, 1..=6) have this many slots.
 const KIND_SLOTS: usize = 7;

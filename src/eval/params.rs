@@ -249,7 +249,8 @@ params! {
     bishop_trapped: Score = s(-90, -90);
     /// Rook in the corner behind its own uncastled king, with no castling right left.
     rook_trapped: Score = s(-45, -5);
-    /// Knight value per own pawn above `imbalance_pawn_base` (knights like closed positions).
+    /// Knight value per own pawn above `imbalance::IMBALANCE_PAWN_BASE` (knights like closed
+    /// positions).
     knight_pawn_adjust: Score = s(4, 4);
     /// Rook value per own pawn above the base (rooks like open positions).
     rook_pawn_adjust: Score = s(-5, -5);
