@@ -1,7 +1,8 @@
 //! Criterion benches of the routines typhoon wrote in assembly: attack tests, move generation,
-//! make/unmake, static exchange evaluation. Later issues add evaluation and hash probes here.
+//! make/unmake, static exchange evaluation, the evaluation and hash-table probes.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use squall::eval::Evaluator;
 use squall::movegen::GenType;
 use squall::{Move, MoveList, Position};
 
@@ -107,6 +108,43 @@ fn bench_see(c: &mut Criterion) {
     });
 }
 
+fn bench_eval(c: &mut Criterion) {
+    let ps = positions();
+    // The pawn hash stays warm across iterations, as in a search where most probes hit.
+    let mut ev = Evaluator::new();
+    c.bench_function("eval/full", |b| {
+        b.iter(|| {
+            let mut sum = 0;
+            for p in &ps {
+                sum += ev.evaluate_full(p);
+            }
+            black_box(sum)
+        })
+    });
+}
+
+fn bench_tt(c: &mut Criterion) {
+    use squall::search::tt::{Bound, TranspositionTable};
+    // A 64 MB table, far larger than the caches, probed at pseudo-random keys: the cost is the
+    // memory access, as in a search.
+    let mut tt = TranspositionTable::new(64);
+    let keys: Vec<u64> = (0..4096u64)
+        .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (i << 29))
+        .collect();
+    for (i, &k) in keys.iter().enumerate().step_by(2) {
+        tt.store(k, Move::NONE, i as i32, 0, 8, Bound::Exact, 0);
+    }
+    c.bench_function("tt/probe 4096", |b| {
+        b.iter(|| {
+            let mut hits = 0;
+            for &k in &keys {
+                hits += tt.probe(k, 0).is_some() as u32;
+            }
+            black_box(hits)
+        })
+    });
+}
+
 fn bench_perft(c: &mut Criterion) {
     let mut p = positions().swap_remove(1);
     c.bench_function("perft/kiwipete depth 3", |b| {
@@ -120,6 +158,8 @@ criterion_group!(
     bench_movegen,
     bench_make_unmake,
     bench_see,
+    bench_eval,
+    bench_tt,
     bench_perft
 );
 criterion_main!(benches);

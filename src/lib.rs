@@ -6,7 +6,8 @@
 //! - `moves`: the 32-bit move and move lists;
 //! - `board`: the position, its geometry tables, make/unmake, FEN, notation, draw rules;
 //! - `movegen`: pseudo-legal generation by stage and the pin-based legality filter;
-//! - `eval`: scores and the incrementally kept material/piece-square terms;
+//! - `eval`: the tapered evaluation (pawn hash, king safety, mobility, passers, scaling) and
+//!   the incrementally kept material/piece-square terms;
 //! - `perft`: move-tree counting and perft EPD suites;
 //! - `search`: the engine core (iterative deepening, alpha-beta, hash table, time manager);
 //! - `bench`: the fixed-depth bench that signs every search or eval change;

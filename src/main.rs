@@ -346,8 +346,9 @@ fn console() {
         match words.as_slice() {
             [] => {}
             ["quit"] => break,
-            ["help"] => println!("commands: fen FEN | d | moves | move M | perft N | quit"),
+            ["help"] => println!("commands: fen FEN | d | eval | moves | move M | perft N | quit"),
             ["d"] => println!("{}{}", pos.diagram(), pos.to_fen()),
+            ["eval"] => print!("{}", squall::eval::trace(&pos)),
             ["fen", rest @ ..] => match Position::from_fen(&rest.join(" ")) {
                 Ok(p) => pos = p,
                 Err(e) => println!("error: bad FEN: {e}"),

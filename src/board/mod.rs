@@ -20,6 +20,7 @@ pub mod draw;
 pub mod fen;
 pub mod geometry;
 pub mod make;
+pub mod mirror;
 pub mod notation;
 pub mod see;
 pub mod validate;

@@ -1,12 +1,57 @@
-//! Evaluation — placeholder: the tapered incremental material + piece-square sum, until the full
-//! evaluation lands.
+//! Evaluation: a tapered middlegame/endgame score from the side to move's point of view.
+//!
+//! One call works in four steps:
+//! 1. the pawn hash gives the pawn-only terms (structure, passer rank bonuses, shelter);
+//! 2. a cheap estimate (the board's incremental material + piece-square sum plus those pawn
+//!    terms) decides the lazy exit when it is far outside the search window;
+//! 3. otherwise one scan over every piece's rays collects mobility and the attack maps, and the
+//!    concept modules add their terms per colour into `EvalInfo::terms`;
+//! 4. the White-relative sum is blended by game phase, its endgame half scaled for drawish
+//!    material, and turned to the side to move's view.
+//!
+//! Submodules, one per concept: `params` (the weight table), `pawns` (pawn structure, shelter,
+//! pawn hash), `mobility` (the ray scan), `passed` (piece-dependent passed-pawn terms), `king`
+//! (shelter and attack), `pieces` (outposts, rooks, queens, trapped pieces), `imbalance`,
+//! `threats`, `mopup` (mating a bare king), `scale` (drawish material), `trace` (the
+//! term-by-term breakdown), plus the incrementally kept `psqt` and the packed `score`.
 
+pub mod imbalance;
+pub mod king;
+pub mod mobility;
+pub mod mopup;
+pub mod params;
+pub mod passed;
+pub mod pawns;
+pub mod pieces;
 pub mod psqt;
+pub mod scale;
 pub mod score;
+pub mod threats;
+pub mod trace;
 
+use crate::board::geometry::QUEEN_DIRS;
 use crate::board::Position;
-use crate::types::Colour;
+use crate::types::{Colour, Kind, Piece};
+use params::{Params, DEFAULT_PARAMS};
+use pawns::{bb, PawnEntry, PawnTable};
+use score::Score;
+pub use trace::trace;
+use trace::{Term, TERM_COUNT};
 
+/// The lazy exit fires when the estimate is this far outside the window. The estimate misses
+/// mobility, king attack, piece, threat and passer-race terms, which rarely add up to more.
+pub const LAZY_MARGIN: i32 = 500;
+/// Passers this far advanced (relative ranks 6 and 7) can swing the score by more than any
+/// margin (races, unstoppable pawns), so their presence rules the lazy exit out.
+const LAZY_PASSER_RANKS: [u8; 2] = [5, 6];
+
+/// Every evaluation lies within plus or minus this bound (below 20000, where mate scores
+/// begin).
+pub const EVAL_LIMIT: i32 = 19_999;
+/// Kind-indexed tables (`Kind as usize`, 1..=6) have this many slots.
+const KIND_SLOTS: usize = 7;
+
+/// Counters for the search's statistics output.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EvalStats {
     pub calls: u64,
@@ -15,34 +60,233 @@ pub struct EvalStats {
     pub pawn_hits: u64,
 }
 
-#[derive(Default)]
+/// The evaluation with its pawn hash and weights; one per search thread.
 pub struct Evaluator {
+    pawn_table: PawnTable,
+    params: Params,
     pub stats: EvalStats,
 }
 
-impl Evaluator {
-    pub fn new() -> Evaluator {
-        Evaluator::default()
-    }
-
-    pub fn clear(&mut self) {}
-
-    pub fn evaluate(&mut self, pos: &Position, _alpha: i32, _beta: i32) -> i32 {
-        self.evaluate_full(pos)
-    }
-
-    pub fn evaluate_full(&mut self, pos: &Position) -> i32 {
-        self.stats.calls += 1;
-        let s = pos.psq();
-        let ph = pos.phase();
-        let v = (s.mg() * ph + s.eg() * (psqt::PHASE_TOTAL - ph)) / psqt::PHASE_TOTAL;
-        match pos.side_to_move() {
-            Colour::White => v,
-            Colour::Black => -v,
-        }
+impl Default for Evaluator {
+    fn default() -> Evaluator {
+        Evaluator::new()
     }
 }
 
-pub fn trace(pos: &Position) -> String {
-    format!("total {}\n", Evaluator::new().evaluate_full(pos))
+impl Evaluator {
+    /// An evaluator with the built-in weights and an empty pawn hash.
+    pub fn new() -> Evaluator {
+        Evaluator::with_params(DEFAULT_PARAMS)
+    }
+
+    /// An evaluator with other weights (for the tuner).
+    pub fn with_params(params: Params) -> Evaluator {
+        Evaluator {
+            pawn_table: PawnTable::new(),
+            params,
+            stats: EvalStats::default(),
+        }
+    }
+
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Replaces the weights; the pawn hash is emptied since its entries used the old ones.
+    pub fn set_params(&mut self, params: Params) {
+        self.params = params;
+        self.pawn_table.clear();
+    }
+
+    /// Empties the pawn hash (new game).
+    pub fn clear(&mut self) {
+        self.pawn_table.clear();
+    }
+
+    fn probe(&mut self, pos: &Position) -> PawnEntry {
+        let (entry, hit) = self.pawn_table.probe(pos, &self.params);
+        self.stats.pawn_probes += 1;
+        self.stats.pawn_hits += hit as u64;
+        entry
+    }
+
+    /// Score from the side to move's point of view. When the cheap estimate lies more than
+    /// `LAZY_MARGIN` outside `(alpha, beta)`, it is returned instead of the full evaluation.
+    pub fn evaluate(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+        self.stats.calls += 1;
+        let entry = self.probe(pos);
+        let estimate = estimate(pos, &self.params, &entry);
+        let outside = estimate < alpha.saturating_sub(LAZY_MARGIN)
+            || estimate > beta.saturating_add(LAZY_MARGIN);
+        if outside && lazy_allowed(pos, &entry) {
+            self.stats.lazy_exits += 1;
+            return estimate;
+        }
+        full(pos, &self.params, entry)
+    }
+
+    /// Always the full evaluation (no lazy exit), from the side to move's point of view.
+    pub fn evaluate_full(&mut self, pos: &Position) -> i32 {
+        self.stats.calls += 1;
+        let entry = self.probe(pos);
+        full(pos, &self.params, entry)
+    }
+}
+
+/// What the term modules share during one evaluation; squares are bitboards (see `pawns::bb`).
+#[derive(Clone, Debug)]
+pub struct EvalInfo {
+    pub pawns: PawnEntry,
+    pub occupied: [u64; 2],
+    /// Squares each colour attacks (pawns and king included).
+    pub attacked: [u64; 2],
+    /// Squares each colour attacks with each kind (`Kind as usize`).
+    pub attacked_by: [[u64; KIND_SLOTS]; 2],
+    /// The king's square and its neighbours.
+    pub king_zone: [u64; 2],
+    /// Pieces of a colour attacking the *enemy* king zone, their summed kind weights and the
+    /// zone squares they hit.
+    pub king_attackers: [i32; 2],
+    pub king_attack_weight: [i32; 2],
+    pub king_zone_hits: [i32; 2],
+    /// Each term per colour, from that colour's point of view.
+    pub terms: [[Score; 2]; TERM_COUNT],
+}
+
+impl EvalInfo {
+    fn new(pos: &Position, pawns: PawnEntry) -> EvalInfo {
+        let mut occupied = [0u64; 2];
+        let mut king_zone = [0u64; 2];
+        for c in Colour::BOTH {
+            let squares: u64 = pos.pieces(c).iter().map(|&sq| bb(sq)).fold(0, |a, b| a | b);
+            occupied[c.index()] = squares | pawns.pawns[c.index()];
+            let k = pos.king(c);
+            king_zone[c.index()] = mobility::king_reach(k) | bb(k);
+        }
+        EvalInfo {
+            pawns,
+            occupied,
+            attacked: [0; 2],
+            attacked_by: [[0; KIND_SLOTS]; 2],
+            king_zone,
+            king_attackers: [0; 2],
+            king_attack_weight: [0; 2],
+            king_zone_hits: [0; 2],
+            terms: [[Score::ZERO; 2]; TERM_COUNT],
+        }
+    }
+
+    #[inline]
+    pub fn add(&mut self, term: Term, c: Colour, v: Score) {
+        self.terms[term as usize][c.index()] += v;
+    }
+
+    /// Sum of every term, White minus Black.
+    fn balance(&self) -> Score {
+        self.terms
+            .iter()
+            .fold(Score::ZERO, |acc, t| acc + t[0] - t[1])
+    }
+}
+
+/// The pawn-hash terms that the cheap estimate and the full evaluation share.
+fn pawn_terms(pos: &Position, e: &PawnEntry, c: Colour) -> (Score, Score, Score) {
+    let i = c.index();
+    (e.structure[i], e.passers[i], king::shelter(pos, e, c))
+}
+
+/// Game-phase blend of a White-relative score with the endgame half scaled, then turned to
+/// the side to move's view. Integer division truncates toward zero, so a mirrored position
+/// gets exactly the negated value.
+fn finish(pos: &Position, total: Score) -> i32 {
+    let phase = pos.phase();
+    let scale = scale::factor(pos, total.eg());
+    let v = blend(total, phase, scale);
+    let v = v.clamp(-EVAL_LIMIT, EVAL_LIMIT);
+    match pos.side_to_move() {
+        Colour::White => v,
+        Colour::Black => -v,
+    }
+}
+
+/// The tapered value of `total` at `phase` (0 = bare kings ..= `PHASE_TOTAL`), endgame half
+/// multiplied by `scale / SCALE_NORMAL`; a drawn factor gives 0.
+pub fn blend(total: Score, phase: i32, scale: i32) -> i32 {
+    // A dead draw is exactly that, whatever the middlegame half says.
+    if scale == scale::SCALE_DRAW {
+        return 0;
+    }
+    let eg = total.eg() * scale / scale::SCALE_NORMAL;
+    (total.mg() * phase + eg * (psqt::PHASE_TOTAL - phase)) / psqt::PHASE_TOTAL
+}
+
+fn tempo(pos: &Position, p: &Params) -> Score {
+    match pos.side_to_move() {
+        Colour::White => p.tempo,
+        Colour::Black => -p.tempo,
+    }
+}
+
+/// No lazy exit with far-advanced passers on the board, passers against a bare king, or a
+/// queen bearing on the enemy king's zone: each can be worth more than the margin, and only
+/// the full evaluation sees it.
+fn lazy_allowed(pos: &Position, e: &PawnEntry) -> bool {
+    for c in Colour::BOTH {
+        if pos.pieces(c.flip()).len() == 1 && e.passed[c.index()] != 0 {
+            return false;
+        }
+        let queen = Piece::new(c, Kind::Queen);
+        if pos.count(queen) == 0 {
+            continue;
+        }
+        let their_king = pos.king(c.flip());
+        let zone = mobility::king_reach(their_king) | bb(their_king);
+        let queens = pos.pieces(c)[1..]
+            .iter()
+            .filter(|&&sq| pos.piece_at(sq) == queen);
+        for &sq in queens {
+            if mobility::reach(pos, sq, &QUEEN_DIRS, true) & zone != 0 {
+                return false;
+            }
+        }
+    }
+    let advanced = |c: Colour| {
+        LAZY_PASSER_RANKS
+            .iter()
+            .fold(0, |m, &r| m | pawns::rank_mask(c.relative_rank(r)))
+    };
+    e.passed[0] & advanced(Colour::White) == 0 && e.passed[1] & advanced(Colour::Black) == 0
+}
+
+/// The lazy estimate: incremental material and squares, pawn-hash terms, tempo.
+fn estimate(pos: &Position, p: &Params, e: &PawnEntry) -> i32 {
+    let (ws, wp, wk) = pawn_terms(pos, e, Colour::White);
+    let (bs, bp, bk) = pawn_terms(pos, e, Colour::Black);
+    let total = pos.psq() + ws + wp + wk - bs - bp - bk + tempo(pos, p);
+    finish(pos, total)
+}
+
+/// Runs every term into a fresh `EvalInfo`; shared by `full` and `trace`.
+pub(crate) fn collect(pos: &Position, p: &Params, entry: PawnEntry) -> EvalInfo {
+    let mut info = EvalInfo::new(pos, entry);
+    for c in Colour::BOTH {
+        let (structure, passers, shelter) = pawn_terms(pos, &entry, c);
+        info.add(Term::Pawns, c, structure);
+        info.add(Term::PassedPawns, c, passers);
+        info.add(Term::KingShelter, c, shelter);
+    }
+    mobility::scan(pos, p, &mut info);
+    passed::evaluate(pos, p, &mut info);
+    king::evaluate(pos, p, &mut info);
+    pieces::evaluate(pos, p, &mut info);
+    imbalance::evaluate(pos, p, &mut info);
+    threats::evaluate(pos, p, &mut info);
+    mopup::evaluate(pos, p, &mut info);
+    info.add(Term::Tempo, pos.side_to_move(), p.tempo);
+    info
+}
+
+fn full(pos: &Position, p: &Params, entry: PawnEntry) -> i32 {
+    let info = collect(pos, p, entry);
+    finish(pos, pos.psq() + info.balance())
 }

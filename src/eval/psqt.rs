@@ -54,12 +54,18 @@ mod shape {
     pub const KING_CENTRE_EG: i32 = 10;
     /// Pawn advance bonus per rank (mg on the centre files, eg everywhere).
     pub const PAWN_ADVANCE: (i32, i32) = (4, 8);
-    /// Rook on the opponent's second rank.
-    pub const ROOK_SEVENTH: (i32, i32) = (14, 10);
-    /// King in the middlegame: penalty per rank away from home.
-    pub const KING_ADVANCE_MG: i32 = 14;
-    /// King in the middlegame: bonus for standing on the wings rather than the centre files.
-    pub const KING_WING_MG: i32 = 10;
+    /// Knights gain in the middlegame as they advance toward the enemy camp, by rank.
+    pub const KNIGHT_RANK_MG: [i32; 8] = [-10, -4, 0, 6, 12, 15, 9, -4];
+    /// Undeveloped minor pieces on their first rank.
+    pub const MINOR_BACK_RANK_MG: i32 = -10;
+    /// Bishop on one of the two long diagonals.
+    pub const BISHOP_LONG_DIAGONAL_MG: i32 = 6;
+    /// Rooks are a little better on the central files, by file.
+    pub const ROOK_FILE_MG: [i32; 8] = [-3, -1, 2, 5, 5, 2, -1, -3];
+    /// King in the middlegame: safest tucked away on the wings, by file ...
+    pub const KING_FILE_MG: [i32; 8] = [28, 38, 14, -6, -6, 14, 38, 28];
+    /// ... and on its first rank, by rank.
+    pub const KING_RANK_MG: [i32; 8] = [0, -14, -32, -46, -56, -62, -66, -70];
 }
 
 /// Distance-to-centre steps: 3 in the four centre squares, 0 on the rim.
@@ -77,30 +83,35 @@ fn square_bonus(kind: Kind, sq: Square) -> Score {
     let c = centrality(sq);
     let f = file_of(sq) as i32;
     let r = rank_of(sq) as i32;
+    let back_rank = if r == 0 { MINOR_BACK_RANK_MG } else { 0 };
     match kind {
         Kind::Pawn => {
             let centre_file = if (2..=5).contains(&f) { 1 } else { 0 };
             let adv = (r - 1).max(0);
             s(PAWN_ADVANCE.0 * adv * centre_file, PAWN_ADVANCE.1 * adv)
         }
-        Kind::Knight => s(KNIGHT_CENTRE.0 * (c - 1), KNIGHT_CENTRE.1 * (c - 1)),
-        Kind::Bishop => s(BISHOP_CENTRE.0 * c, BISHOP_CENTRE.1 * (c - 1)),
-        Kind::Rook => {
-            if r == 6 {
-                s(ROOK_SEVENTH.0, ROOK_SEVENTH.1)
+        Kind::Knight => s(
+            KNIGHT_CENTRE.0 * (c - 1) + KNIGHT_RANK_MG[r as usize] + back_rank,
+            KNIGHT_CENTRE.1 * (c - 1),
+        ),
+        Kind::Bishop => {
+            let long_diagonal = if f == r || f == 7 - r {
+                BISHOP_LONG_DIAGONAL_MG
             } else {
-                Score::ZERO
-            }
-        }
-        Kind::Queen => s(QUEEN_CENTRE.0 * c, QUEEN_CENTRE.1 * (c - 1)),
-        Kind::King => {
-            let wing = if (3..=4).contains(&f) {
                 0
-            } else {
-                KING_WING_MG
             };
-            s(wing - KING_ADVANCE_MG * r, KING_CENTRE_EG * (c - 1))
+            s(
+                BISHOP_CENTRE.0 * c + long_diagonal + back_rank,
+                BISHOP_CENTRE.1 * (c - 1),
+            )
         }
+        // The seventh rank and open files are evaluation terms, which check that they bite.
+        Kind::Rook => s(ROOK_FILE_MG[f as usize], 0),
+        Kind::Queen => s(QUEEN_CENTRE.0 * c, QUEEN_CENTRE.1 * (c - 1)),
+        Kind::King => s(
+            KING_FILE_MG[f as usize] + KING_RANK_MG[r as usize],
+            KING_CENTRE_EG * (c - 1),
+        ),
     }
 }
 

@@ -1,0 +1,93 @@
+//! King safety: pawn shelter and storm (from the pawn hash) and the attack on the king zone.
+//!
+//! Shelter: the king is credited with the better of its current file and the files it could
+//! still castle to, so an uncastled king is not punished for pawns it is about to hide behind.
+//!
+//! Attack: every piece hitting the enemy king zone adds its kind's weight; the sum is
+//! multiplied by a factor that grows with the number of attackers (one piece alone is rarely
+//! dangerous), zone hits and safe checking squares add more units, and the units go through a
+//! convex table, so the danger climbs steeply as attackers pile up. It only counts when the
+//! attacker has a queen or enough other material to mate with.
+
+use super::mobility::{kind_slot, reach};
+use super::params::{Params, KING_ATTACKERS_SCALE_ONE, KING_SAFETY_UNITS};
+use super::pawns::PawnEntry;
+use super::psqt;
+use super::score::Score;
+use super::trace::Term;
+use super::EvalInfo;
+use crate::board::geometry::{BISHOP_DIRS, KNIGHT_DELTAS, ROOK_DIRS};
+use crate::board::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
+use crate::types::{Colour, Kind};
+
+/// Files the king lands on when castling short and long.
+const SHORT_CASTLE_FILE: usize = 6;
+const LONG_CASTLE_FILE: usize = 2;
+/// Without a queen, an attack counts only with at least this much phase material (a rook is
+/// 2, a minor 1): two rooks and a minor, say.
+const KING_ATTACK_MIN_PHASE: i32 = 5;
+/// Most attackers the count-dependent multiplier distinguishes.
+const MAX_COUNTED_ATTACKERS: usize = 7;
+
+/// Shelter and storm score of `c`'s king.
+pub fn shelter(pos: &Position, e: &PawnEntry, c: Colour) -> Score {
+    let table = &e.shelter[c.index()];
+    let mut best = table[(pos.king(c) & 7) as usize];
+    let (short, long) = match c {
+        Colour::White => (WHITE_OO, WHITE_OOO),
+        Colour::Black => (BLACK_OO, BLACK_OOO),
+    };
+    for (right, file) in [(short, SHORT_CASTLE_FILE), (long, LONG_CASTLE_FILE)] {
+        if pos.castling() & right != 0 && table[file].mg() > best.mg() {
+            best = table[file];
+        }
+    }
+    best
+}
+
+/// Phase weight of `c`'s pieces: how much mating material it has.
+fn attack_material(pos: &Position, c: Colour) -> i32 {
+    [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen]
+        .iter()
+        .map(|&k| psqt::phase_weight(k) * pos.count_of(c, k) as i32)
+        .sum()
+}
+
+/// Attack units for checks from squares the defender does not guard.
+fn safe_check_units(pos: &Position, p: &Params, info: &EvalInfo, c: Colour) -> i32 {
+    let us = c.index();
+    let them = c.flip();
+    let ksq = pos.king(them);
+    let safe = !info.attacked[them.index()] & !info.occupied[us];
+    let by = &info.attacked_by[us];
+    let knight = reach(pos, ksq, &KNIGHT_DELTAS, false);
+    let diagonal = reach(pos, ksq, &BISHOP_DIRS, true);
+    let straight = reach(pos, ksq, &ROOK_DIRS, true);
+    let count = |squares: u64, kind: Kind| {
+        (squares & by[kind as usize] & safe).count_ones() as i32
+            * p.king_safe_check[kind_slot(kind)].mg()
+    };
+    count(knight, Kind::Knight)
+        + count(diagonal, Kind::Bishop)
+        + count(straight, Kind::Rook)
+        + count(diagonal | straight, Kind::Queen)
+}
+
+pub(crate) fn evaluate(pos: &Position, p: &Params, info: &mut EvalInfo) {
+    for c in Colour::BOTH {
+        let us = c.index();
+        if info.king_attackers[us] == 0 {
+            continue;
+        }
+        if pos.count_of(c, Kind::Queen) == 0 && attack_material(pos, c) < KING_ATTACK_MIN_PHASE {
+            continue;
+        }
+        let attackers = (info.king_attackers[us] as usize).min(MAX_COUNTED_ATTACKERS);
+        let units = info.king_attack_weight[us] * p.king_attackers_scale[attackers].mg()
+            / KING_ATTACKERS_SCALE_ONE
+            + info.king_zone_hits[us] * p.king_zone_hit.mg()
+            + safe_check_units(pos, p, info, c);
+        let units = units.clamp(0, KING_SAFETY_UNITS as i32 - 1) as usize;
+        info.add(Term::KingAttack, c, p.king_safety[units]);
+    }
+}

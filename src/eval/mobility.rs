@@ -1,0 +1,90 @@
+//! Mobility and the attack maps, from one scan of every piece's rays.
+//!
+//! Each knight, bishop, rook and queen walks its 0x88 steps (sliders until the first occupied
+//! square, which is included). The squares reached feed three things at once: the piece's
+//! mobility (squares neither occupied by its own side nor guarded by an enemy pawn, looked up
+//! in a per-kind non-linear table), the colour's attack maps (used by king safety, threats and
+//! passed pawns) and the tally of attackers on the enemy king zone.
+
+use super::params::Params;
+use super::pawns::bb;
+use super::score::Score;
+use super::trace::Term;
+use super::EvalInfo;
+use crate::board::geometry::{BISHOP_DIRS, KING_DELTAS, KNIGHT_DELTAS, QUEEN_DIRS, ROOK_DIRS};
+use crate::board::Position;
+use crate::types::{on_board, Colour, Kind, Square};
+
+/// Squares reached from `from` along `dirs`: one step each, or sliding until blocked.
+#[inline]
+pub fn reach(pos: &Position, from: Square, dirs: &[i16], slides: bool) -> u64 {
+    let mut set = 0;
+    for &d in dirs {
+        let mut t = from as i16 + d;
+        while on_board(t) {
+            set |= bb(t as Square);
+            if !slides || pos.piece_at(t as Square).is_some() {
+                break;
+            }
+            t += d;
+        }
+    }
+    set
+}
+
+/// Squares next to `sq`.
+#[inline]
+pub fn king_reach(sq: Square) -> u64 {
+    let mut set = 0;
+    for &d in &KING_DELTAS {
+        let t = sq as i16 + d;
+        if on_board(t) {
+            set |= bb(t as Square);
+        }
+    }
+    set
+}
+
+/// Index of a kind in the P N B R Q weight tables.
+#[inline]
+pub fn kind_slot(kind: Kind) -> usize {
+    kind as usize - Kind::Pawn as usize
+}
+
+pub(crate) fn scan(pos: &Position, p: &Params, info: &mut EvalInfo) {
+    for c in Colour::BOTH {
+        let us = c.index();
+        let them = c.flip().index();
+        let excluded = info.occupied[us] | info.pawns.attacks[them];
+        let zone = info.king_zone[them];
+        let mut mobility = Score::ZERO;
+        for &sq in &pos.pieces(c)[1..] {
+            let kind = pos.piece_at(sq).kind();
+            let att = match kind {
+                Kind::Knight => reach(pos, sq, &KNIGHT_DELTAS, false),
+                Kind::Bishop => reach(pos, sq, &BISHOP_DIRS, true),
+                Kind::Rook => reach(pos, sq, &ROOK_DIRS, true),
+                Kind::Queen => reach(pos, sq, &QUEEN_DIRS, true),
+                Kind::Pawn | Kind::King => continue,
+            };
+            let n = (att & !excluded).count_ones() as usize;
+            mobility += match kind {
+                Kind::Knight => p.knight_mobility[n],
+                Kind::Bishop => p.bishop_mobility[n],
+                Kind::Rook => p.rook_mobility[n],
+                _ => p.queen_mobility[n],
+            };
+            info.attacked_by[us][kind as usize] |= att;
+            let hits = att & zone;
+            if hits != 0 {
+                info.king_attackers[us] += 1;
+                info.king_attack_weight[us] += p.king_attack_weight[kind_slot(kind)].mg();
+                info.king_zone_hits[us] += hits.count_ones() as i32;
+            }
+        }
+        info.add(Term::Mobility, c, mobility);
+        info.attacked_by[us][Kind::King as usize] = king_reach(pos.king(c));
+        info.attacked_by[us][Kind::Pawn as usize] = info.pawns.attacks[us];
+        info.attacked[us] = info.attacked_by[us].iter().fold(0, |a, b| a | b);
+    }
+}

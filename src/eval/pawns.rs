@@ -1,0 +1,283 @@
+//! Pawn structure and king shelter, cached in a pawn hash keyed by the pawn Zobrist key.
+//!
+//! Everything here depends on the pawns alone, so one computation serves every position with
+//! the same pawn skeleton, which in a search is most of them. Inside this module squares are
+//! 64-bit bitboards (`a1` = bit 0), the natural shape for "any pawn on these files ahead"
+//! questions; `bb(sq)` converts a 0x88 square.
+//!
+//! The entry keeps, per colour: the structure score (isolated, doubled, backward, connected,
+//! phalanx, candidate), the rank bonus of passed pawns, the passers themselves (their
+//! piece-dependent terms are evaluated later, in `passed`), pawn attacks, the squares enemy
+//! pawns could ever attack (for outposts), the files holding pawns, and the shelter/storm score
+//! the king would have on each of the eight files.
+
+use super::params::Params;
+use super::score::Score;
+use crate::board::Position;
+use crate::types::{rank_of, to64, Colour, Square};
+
+/// Entries in the pawn hash (a power of two).
+pub const PAWN_HASH_ENTRIES: usize = 16 * 1024;
+
+pub const FILE_A: u64 = 0x0101_0101_0101_0101;
+pub const FILE_H: u64 = FILE_A << 7;
+const RANK_1: u64 = 0xff;
+const BITS_PER_RANK: u32 = 8;
+
+/// The bitboard bit of a 0x88 square.
+#[inline]
+pub fn bb(sq: Square) -> u64 {
+    1u64 << to64(sq)
+}
+
+#[inline]
+pub fn file_mask(file: u8) -> u64 {
+    FILE_A << file
+}
+
+#[inline]
+pub fn rank_mask(rank: u8) -> u64 {
+    RANK_1 << (BITS_PER_RANK * rank as u32)
+}
+
+/// Files beside `file` (one or two of them).
+#[inline]
+fn adjacent_files(file: u8) -> u64 {
+    let f = file_mask(file);
+    ((f & !FILE_A) >> 1) | ((f & !FILE_H) << 1)
+}
+
+/// Every square on ranks strictly ahead of `rank` from `c`'s point of view.
+#[inline]
+pub fn forward_ranks(c: Colour, rank: u8) -> u64 {
+    let shift = BITS_PER_RANK * rank as u32;
+    match c {
+        Colour::White => (!0u64).checked_shl(shift + BITS_PER_RANK).unwrap_or(0),
+        Colour::Black => (1u64 << shift) - 1,
+    }
+}
+
+/// Squares attacked by the pawns in `pawns` of colour `c`.
+#[inline]
+pub fn pawn_attacks(c: Colour, pawns: u64) -> u64 {
+    match c {
+        Colour::White => ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9),
+        Colour::Black => ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7),
+    }
+}
+
+/// Relative rank of the pawn in `set` nearest to `c`'s first rank (0 when `set` is empty).
+#[inline]
+fn rearmost_relative_rank(c: Colour, set: u64) -> usize {
+    if set == 0 {
+        return 0;
+    }
+    match c {
+        Colour::White => (set.trailing_zeros() / BITS_PER_RANK) as usize,
+        Colour::Black => 7 - ((63 - set.leading_zeros()) / BITS_PER_RANK) as usize,
+    }
+}
+
+/// What the evaluation needs to know about one pawn skeleton.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PawnEntry {
+    pub key: u64,
+    /// False for an empty slot (a pawnless position has pawn key 0, so the key cannot say).
+    pub used: bool,
+    /// Structure score of each colour, from that colour's point of view.
+    pub structure: [Score; 2],
+    /// Rank bonus of each colour's passed pawns.
+    pub passers: [Score; 2],
+    pub pawns: [u64; 2],
+    pub passed: [u64; 2],
+    pub attacks: [u64; 2],
+    /// Squares the colour's pawns attack now or could attack after advancing.
+    pub attack_span: [u64; 2],
+    /// Bit f set when the colour has a pawn on file f.
+    pub files: [u8; 2],
+    /// Shelter plus storm for a king of the colour on each file.
+    pub shelter: [[Score; 8]; 2],
+}
+
+impl PawnEntry {
+    /// Analyses the pawns of `pos` from scratch.
+    pub fn compute(pos: &Position, p: &Params) -> PawnEntry {
+        let mut e = PawnEntry {
+            key: pos.pawn_key(),
+            used: true,
+            ..PawnEntry::default()
+        };
+        for c in Colour::BOTH {
+            for &sq in pos.pawns(c) {
+                e.pawns[c.index()] |= bb(sq);
+                e.files[c.index()] |= 1 << (sq & 7);
+            }
+        }
+        for c in Colour::BOTH {
+            e.attacks[c.index()] = pawn_attacks(c, e.pawns[c.index()]);
+        }
+        for c in Colour::BOTH {
+            e.analyse_colour(pos, p, c);
+            for file in 0..8u8 {
+                e.shelter[c.index()][file as usize] = e.shelter_on(p, c, file);
+            }
+        }
+        e
+    }
+
+    fn analyse_colour(&mut self, pos: &Position, p: &Params, c: Colour) {
+        let us = c.index();
+        let them = c.flip().index();
+        let own = self.pawns[us];
+        let theirs = self.pawns[them];
+        let mut structure = Score::ZERO;
+        let mut passers = Score::ZERO;
+        for &sq in pos.pawns(c) {
+            let file = sq & 7;
+            let rank = rank_of(sq);
+            let rr = c.relative_rank(rank) as usize;
+            let on_file = file_mask(file);
+            let beside = adjacent_files(file);
+            let ahead = forward_ranks(c, rank);
+            self.attack_span[us] |= beside & ahead;
+
+            let opposed = theirs & on_file & ahead != 0;
+            let doubled = own & on_file & ahead != 0;
+            let neighbours = own & beside;
+            let supported = self.attacks[us] & bb(sq) != 0;
+            let phalanx = neighbours & rank_mask(rank) != 0;
+            let sentries = theirs & beside & ahead;
+
+            if neighbours == 0 {
+                structure += p.isolated;
+                if !opposed {
+                    structure += p.isolated_open;
+                }
+            } else if !supported && !phalanx && neighbours & !ahead == 0 {
+                // All neighbours have gone ahead, so none can come to its defence; it is
+                // backward when it cannot advance safely either.
+                let stop = (sq as i16 + c.forward()) as Square;
+                if self.attacks[them] & bb(stop) != 0 {
+                    structure += p.backward;
+                    if !opposed {
+                        structure += p.backward_open;
+                    }
+                }
+            }
+            if doubled {
+                structure += p.doubled;
+            }
+            if supported {
+                structure += p.connected_rank[rr];
+            }
+            if phalanx {
+                structure += p.phalanx_rank[rr];
+            }
+
+            if !doubled && !opposed && sentries == 0 {
+                passers += p.passed_rank[rr];
+                self.passed[us] |= bb(sq);
+            } else if !doubled && !opposed {
+                // Candidate: friendly pawns level or behind on the neighbouring files can
+                // escort it past the enemy pawns that guard its path.
+                let helpers = (neighbours & !ahead).count_ones();
+                if helpers >= sentries.count_ones() {
+                    structure += p.candidate_rank[rr];
+                }
+            }
+        }
+        self.structure[us] = structure;
+        self.passers[us] = passers;
+    }
+
+    /// Shelter and storm for a king of colour `c` on `file`: the king's file and its two
+    /// neighbours (a wing king looks at the three files nearest the edge).
+    fn shelter_on(&self, p: &Params, c: Colour, file: u8) -> Score {
+        let own = self.pawns[c.index()];
+        let theirs = self.pawns[c.flip().index()];
+        let centre = file.clamp(1, 6);
+        let mut score = Score::ZERO;
+        for f in centre - 1..=centre + 1 {
+            let own_rr = rearmost_relative_rank(c, own & file_mask(f));
+            let their_rr = rearmost_relative_rank(c, theirs & file_mask(f));
+            score += if f == file {
+                p.shelter_king_file[own_rr]
+            } else {
+                p.shelter_side_file[own_rr]
+            };
+            if their_rr != 0 {
+                score += if own_rr != 0 && own_rr + 1 == their_rr {
+                    p.storm_blocked[their_rr]
+                } else {
+                    p.storm[their_rr]
+                };
+            }
+        }
+        score
+    }
+}
+
+/// The pawn hash: a direct-mapped table of `PawnEntry`, always replaced on a miss.
+pub struct PawnTable {
+    entries: Vec<PawnEntry>,
+}
+
+impl PawnTable {
+    pub fn new() -> PawnTable {
+        PawnTable {
+            entries: vec![PawnEntry::default(); PAWN_HASH_ENTRIES],
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.fill(PawnEntry::default());
+    }
+
+    /// The entry for `pos`'s pawns, computed and stored on a miss; the flag says whether it hit.
+    #[inline]
+    pub fn probe(&mut self, pos: &Position, p: &Params) -> (PawnEntry, bool) {
+        let key = pos.pawn_key();
+        let slot = &mut self.entries[key as usize & (PAWN_HASH_ENTRIES - 1)];
+        if slot.used && slot.key == key {
+            return (*slot, true);
+        }
+        *slot = PawnEntry::compute(pos, p);
+        (*slot, false)
+    }
+}
+
+impl Default for PawnTable {
+    fn default() -> PawnTable {
+        PawnTable::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::parse_square;
+
+    #[test]
+    fn forward_masks() {
+        assert_eq!(forward_ranks(Colour::White, 7), 0);
+        assert_eq!(forward_ranks(Colour::Black, 0), 0);
+        assert_eq!(forward_ranks(Colour::White, 6), rank_mask(7));
+        assert_eq!(forward_ranks(Colour::Black, 1), rank_mask(0));
+        let e4 = parse_square("e4").unwrap_or(0);
+        assert_eq!(
+            pawn_attacks(Colour::White, bb(e4)),
+            bb(parse_square("d5").unwrap_or(0)) | bb(parse_square("f5").unwrap_or(0))
+        );
+    }
+
+    #[test]
+    fn finds_passers() {
+        let pos = Position::from_fen("4k3/8/8/1P6/8/8/5PP1/4K3 w - - 0 1").unwrap();
+        let e = PawnEntry::compute(&pos, &super::super::params::DEFAULT_PARAMS);
+        assert_eq!(e.passed[0].count_ones(), 3);
+        let pos = Position::from_fen("4k3/p7/8/1P6/8/8/8/4K3 w - - 0 1").unwrap();
+        let e = PawnEntry::compute(&pos, &super::super::params::DEFAULT_PARAMS);
+        assert_eq!(e.passed[0], 0);
+        assert_eq!(e.passed[1], 0);
+    }
+}

@@ -1,0 +1,147 @@
+//! The term-by-term breakdown behind the console's `eval` command: each term for White and
+//! for Black (each from its own side), their difference, its tapered value, then the phase,
+//! the scale factor and the final score.
+
+use std::fmt::Write;
+
+use super::params::DEFAULT_PARAMS;
+use super::pawns::PawnEntry;
+use super::score::Score;
+use super::{blend, collect, psqt, scale, EVAL_LIMIT};
+use crate::board::Position;
+use crate::types::{Colour, Piece};
+
+/// The evaluation terms; `EvalInfo::terms` is indexed by them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Term {
+    Material,
+    Placement,
+    Imbalance,
+    Pawns,
+    PassedPawns,
+    Mobility,
+    Knights,
+    Bishops,
+    Rooks,
+    Queens,
+    KingShelter,
+    KingAttack,
+    Threats,
+    Mopup,
+    Tempo,
+}
+
+pub const TERM_COUNT: usize = 15;
+
+pub const TERMS: [Term; TERM_COUNT] = [
+    Term::Material,
+    Term::Placement,
+    Term::Imbalance,
+    Term::Pawns,
+    Term::PassedPawns,
+    Term::Mobility,
+    Term::Knights,
+    Term::Bishops,
+    Term::Rooks,
+    Term::Queens,
+    Term::KingShelter,
+    Term::KingAttack,
+    Term::Threats,
+    Term::Mopup,
+    Term::Tempo,
+];
+
+impl Term {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Term::Material => "material",
+            Term::Placement => "placement",
+            Term::Imbalance => "imbalance",
+            Term::Pawns => "pawn structure",
+            Term::PassedPawns => "passed pawns",
+            Term::Mobility => "mobility",
+            Term::Knights => "knights",
+            Term::Bishops => "bishops",
+            Term::Rooks => "rooks",
+            Term::Queens => "queens",
+            Term::KingShelter => "king shelter",
+            Term::KingAttack => "king attack",
+            Term::Threats => "threats",
+            Term::Mopup => "mop-up",
+            Term::Tempo => "tempo",
+        }
+    }
+}
+
+/// Material and piece-square sums of `c` from its own side (the board keeps only their
+/// White-relative total).
+fn material_and_placement(pos: &Position, c: Colour) -> (Score, Score) {
+    let sign = match c {
+        Colour::White => 1,
+        Colour::Black => -1,
+    };
+    let (mut material, mut total) = (Score::ZERO, Score::ZERO);
+    let squares = pos.pieces(c).iter().chain(pos.pawns(c).iter());
+    for &sq in squares {
+        let p: Piece = pos.piece_at(sq);
+        material += psqt::value(p.kind());
+        total += psqt::psq(p, sq) * sign;
+    }
+    (material, total - material)
+}
+
+fn cell(v: Score) -> String {
+    format!("{:>6} {:>6}", v.mg(), v.eg())
+}
+
+/// The breakdown, with the built-in weights and without the pawn hash.
+pub fn trace(pos: &Position) -> String {
+    let p = &DEFAULT_PARAMS;
+    let mut info = collect(pos, p, PawnEntry::compute(pos, p));
+    for c in Colour::BOTH {
+        let (material, placement) = material_and_placement(pos, c);
+        info.add(Term::Material, c, material);
+        info.add(Term::Placement, c, placement);
+    }
+    let phase = pos.phase();
+    let mut total = Score::ZERO;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<16}{:>13} | {:>13} | {:>13} {:>8}",
+        "term", "white mg eg", "black mg eg", "total mg eg", "tapered"
+    );
+    for term in TERMS {
+        let [w, b] = info.terms[term as usize];
+        total += w - b;
+        let _ = writeln!(
+            out,
+            "{:<16}{} | {} | {} {:>8}",
+            term.name(),
+            cell(w),
+            cell(b),
+            cell(w - b),
+            blend(w - b, phase, scale::SCALE_NORMAL)
+        );
+    }
+    let factor = scale::factor(pos, total.eg());
+    let white = blend(total, phase, factor).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+    let _ = writeln!(
+        out,
+        "{:<16}{:>13} | {:>13} | {} {:>8}",
+        "total",
+        "",
+        "",
+        cell(total),
+        blend(total, phase, scale::SCALE_NORMAL)
+    );
+    let _ = writeln!(out, "phase: {phase} of {}", psqt::PHASE_TOTAL);
+    let _ = writeln!(out, "scale: {factor} of {}", scale::SCALE_NORMAL);
+    let _ = writeln!(out, "final (White's view): {white}");
+    let stm = match pos.side_to_move() {
+        Colour::White => white,
+        Colour::Black => -white,
+    };
+    let _ = writeln!(out, "final (side to move's view): {stm}");
+    out
+}
