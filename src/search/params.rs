@@ -50,22 +50,22 @@ pub const NULL_VERIFY_MAX_PIECES: usize = 1;
 pub const NULL_VERIFY_DEPTH: i32 = 8 * ONE_PLY;
 
 // ----- pruning near the leaves (depths in plies) -----
-pub const REVERSE_FUTILITY_DEPTH: i32 = 7;
-pub const REVERSE_FUTILITY_MARGIN: i32 = 75;
-pub const FUTILITY_DEPTH: i32 = 6;
-pub const FUTILITY_BASE: i32 = 90;
-pub const FUTILITY_PER_PLY: i32 = 80;
+pub const REVERSE_FUTILITY_DEPTH: i32 = 6;
+pub const REVERSE_FUTILITY_MARGIN: i32 = 90;
+pub const FUTILITY_DEPTH: i32 = 5;
+pub const FUTILITY_BASE: i32 = 100;
+pub const FUTILITY_PER_PLY: i32 = 100;
 pub const RAZOR_DEPTH: i32 = 2;
 pub const RAZOR_MARGIN: i32 = 300;
-pub const LMP_DEPTH: i32 = 7;
+pub const LMP_DEPTH: i32 = 5;
 /// Late-move-pruning count: LMP_BASE + depth² (halved when not improving).
-pub const LMP_BASE: i32 = 3;
+pub const LMP_BASE: i32 = 5;
 pub const SEE_QUIET_DEPTH: i32 = 8;
 pub const SEE_QUIET_MARGIN: i32 = 60;
 pub const SEE_CAPTURE_DEPTH: i32 = 6;
 pub const SEE_CAPTURE_MARGIN: i32 = 100;
 /// Quiets with history below -HISTORY_PRUNE_PER_PLY * depth are skipped at shallow depth.
-pub const HISTORY_PRUNE_DEPTH: i32 = 3;
+pub const HISTORY_PRUNE_DEPTH: i32 = 2;
 pub const HISTORY_PRUNE_PER_PLY: i32 = 2048;
 
 // ----- internal iterative reduction -----
@@ -76,9 +76,9 @@ pub const IIR_MIN_DEPTH: i32 = 4 * ONE_PLY;
 pub const LMR_MIN_DEPTH: i32 = 3 * ONE_PLY;
 /// Moves before this index (1-based count) are never reduced; PV nodes add one.
 pub const LMR_MIN_MOVES: usize = 3;
-/// Reduction in quarter plies = LMR_BASE + ln(depth) * ln(moves) * LMR_SCALE (both / 100).
+/// Reduction in plies = LMR_BASE + ln(depth) * ln(moves) * LMR_SCALE (kept in quarter plies).
 pub const LMR_BASE: f64 = 0.75;
-pub const LMR_SCALE: f64 = 0.45;
+pub const LMR_SCALE: f64 = 0.35;
 /// History moves the reduction by one quarter ply per this many points.
 pub const LMR_HISTORY_DIVISOR: i32 = 2048;
 
