@@ -5,6 +5,7 @@
 use std::time::Instant;
 
 use crate::board::Position;
+use crate::eval::EvalStats;
 use crate::search::{Control, Engine, Limits, Report};
 
 /// Default bench depth (plies).
@@ -71,6 +72,8 @@ pub const POSITIONS: [&str; 48] = [
 pub struct BenchResult {
     pub nodes: u64,
     pub seconds: f64,
+    /// Evaluator counters summed over the whole bench (lazy exits, pawn-hash hits).
+    pub eval: EvalStats,
 }
 
 /// Runs the bench; `progress` receives one line per position.
@@ -99,5 +102,6 @@ pub fn run(depth: i32, mut progress: impl FnMut(&str)) -> BenchResult {
     BenchResult {
         nodes,
         seconds: start.elapsed().as_secs_f64(),
+        eval: engine.eval_stats(),
     }
 }

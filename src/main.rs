@@ -171,6 +171,16 @@ fn run_bench(args: &BenchArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let r = squall::bench::run(args.depth, |line| println!("{line}"));
+    let e = r.eval;
+    let pct = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
+    println!(
+        "eval: {} calls, {} lazy exits ({:.1}%), pawn hash {} probes, {:.1}% hits",
+        e.calls,
+        e.lazy_exits,
+        pct(e.lazy_exits, e.calls),
+        e.pawn_probes,
+        pct(e.pawn_hits, e.pawn_probes)
+    );
     println!(
         "{} nodes {:.0} nps",
         r.nodes,
