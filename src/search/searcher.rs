@@ -16,7 +16,7 @@ use super::limits::Limits;
 use super::params::*;
 use super::picker::Picker;
 use super::time::TimeManager;
-use super::tt::{Bound, TranspositionTable};
+use super::tt::{Bound, TranspositionTable, TtHit};
 use super::{Control, Iteration, Options, Report, SearchResult};
 
 /// Root moves searched for this long before `currmove` reports start.
@@ -448,6 +448,35 @@ impl<'a> Search<'a> {
         self.pv_len[ply] = child_len;
     }
 
+    /// Common entry of every node: counts it, and answers at once when the search is stopped,
+    /// the position is drawn by rule, or the ply limit is reached.
+    #[inline]
+    fn enter_node(&mut self, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+        self.count_node(ply);
+        if self.stopped {
+            return Some(0);
+        }
+        if self.pos.is_repetition(ply) || self.pos.is_fifty_move_draw() {
+            return Some(DRAW);
+        }
+        if ply >= MAX_PLY - 1 {
+            return Some(if self.pos.in_check() {
+                DRAW
+            } else {
+                self.eval.evaluate(&self.pos, alpha, beta)
+            });
+        }
+        None
+    }
+
+    /// The hash move of a probe, when it fits this position.
+    #[inline]
+    fn hash_move(&self, hit: Option<TtHit>) -> Move {
+        hit.map(|h| h.mv)
+            .filter(|&m| self.pos.is_pseudo_legal(m))
+            .unwrap_or(Move::NONE)
+    }
+
     /// Counts the node and polls the clock now and then.
     #[inline]
     fn count_node(&mut self, ply: usize) {
@@ -465,22 +494,11 @@ impl<'a> Search<'a> {
         if depth < ONE_PLY {
             return self.quiescence(alpha, beta, ply, 0);
         }
-        self.count_node(ply);
-        if self.stopped {
-            return 0;
+        if let Some(score) = self.enter_node(alpha, beta, ply) {
+            return score;
         }
         let pv_node = beta - alpha > 1;
-        if self.pos.is_repetition(ply) || self.pos.is_fifty_move_draw() {
-            return DRAW;
-        }
         let in_check = self.pos.in_check();
-        if ply >= MAX_PLY - 1 {
-            return if in_check {
-                DRAW
-            } else {
-                self.eval.evaluate(&self.pos, alpha, beta)
-            };
-        }
         // Mate distance pruning: no line from here can beat a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
@@ -490,20 +508,10 @@ impl<'a> Search<'a> {
 
         let key = self.pos.key();
         let hit = self.tt.probe(key, ply);
-        let mut tt_move = Move::NONE;
+        let tt_move = self.hash_move(hit);
         if let Some(h) = hit {
-            if self.pos.is_pseudo_legal(h.mv) {
-                tt_move = h.mv;
-            }
-            if !pv_node && h.depth >= depth {
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score >= beta,
-                    Bound::Upper => h.score <= alpha,
-                };
-                if cut {
-                    return h.score;
-                }
+            if !pv_node && h.depth >= depth && h.cuts(alpha, beta) {
+                return h.score;
             }
         }
 
@@ -740,13 +748,7 @@ impl<'a> Search<'a> {
             // Every legal move was pruned: the node is worth no more than alpha.
             return alpha;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         let stored_eval = if in_check { 0 } else { eval };
         self.tt
             .store(key, best_move, best, stored_eval, depth, bound, ply);
@@ -754,38 +756,17 @@ impl<'a> Search<'a> {
     }
 
     fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
-        self.count_node(ply);
-        if self.stopped {
-            return 0;
-        }
-        if self.pos.is_repetition(ply) || self.pos.is_fifty_move_draw() {
-            return DRAW;
+        if let Some(score) = self.enter_node(alpha, beta, ply) {
+            return score;
         }
         let in_check = self.pos.in_check();
-        if ply >= MAX_PLY - 1 {
-            return if in_check {
-                DRAW
-            } else {
-                self.eval.evaluate(&self.pos, alpha, beta)
-            };
-        }
         let pv_node = beta - alpha > 1;
         let key = self.pos.key();
         let hit = self.tt.probe(key, ply);
-        let mut tt_move = Move::NONE;
+        let tt_move = self.hash_move(hit);
         if let Some(h) = hit {
-            if self.pos.is_pseudo_legal(h.mv) {
-                tt_move = h.mv;
-            }
-            if !pv_node {
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score >= beta,
-                    Bound::Upper => h.score <= alpha,
-                };
-                if cut {
-                    return h.score;
-                }
+            if !pv_node && h.cuts(alpha, beta) {
+                return h.score;
             }
         }
 
@@ -851,13 +832,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         let stored_eval = if in_check { 0 } else { stand_pat };
         self.tt
             .store(key, best_move, best, stored_eval, 0, bound, ply);

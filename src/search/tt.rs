@@ -52,6 +52,19 @@ impl Bound {
     }
 }
 
+impl Bound {
+    /// The bound a search result `best` carries, given the window it was searched with.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// What a probe returns (the score already converted back to the probing node's ply).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TtHit {
@@ -60,6 +73,17 @@ pub struct TtHit {
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
+}
+
+impl TtHit {
+    /// Does the stored score decide a node searched with this window?
+    pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Default)]
