@@ -83,9 +83,7 @@ impl Console {
 
     fn handle(&mut self, line: &str) -> Option<Switch> {
         let words: Vec<&str> = line.split_whitespace().collect();
-        let Some((&cmd, args)) = words.split_first() else {
-            return None;
-        };
+        let (&cmd, args) = words.split_first()?;
         match (cmd, args) {
             ("quit" | "exit", _) => {
                 self.worker.cancel();

@@ -25,6 +25,10 @@ use crate::board::Position;
 /// The highest half-move clock and move number a FEN may carry (guards the counters' range).
 pub const MAX_FEN_HALFMOVE: u16 = 10_000;
 pub const MAX_FEN_FULLMOVE: u16 = 30_000;
+/// Clocks and increments beyond this (about 115 days) are treated as this.
+pub const MAX_CLOCK_MS: u64 = 10_000_000_000;
+/// Longest mate the `mate` limit looks for.
+pub const MAX_MATE_MOVES: i64 = 500;
 
 /// What the main loop of a protocol receives.
 #[derive(Debug)]

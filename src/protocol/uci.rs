@@ -4,7 +4,7 @@
 
 use super::options::{self, Settings};
 use super::worker::Worker;
-use super::{load_fen, Event, Out, Protocol, Session, Switch};
+use super::{load_fen, Event, Out, Protocol, Session, Switch, MAX_CLOCK_MS, MAX_MATE_MOVES};
 use crate::board::Position;
 use crate::search::{mate_in, Bound, Iteration, Limits, Report, SearchResult};
 use crate::types::Colour;
@@ -147,7 +147,7 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<Limits, String> {
     let mut l = Limits::default();
     let (mut wtime, mut btime, mut winc, mut binc) = (None, None, 0u64, 0u64);
     let mut i = 0;
-    let nonneg = |n: i64| n.max(0) as u64;
+    let nonneg = |n: i64| (n.max(0) as u64).min(MAX_CLOCK_MS);
     while i < args.len() {
         let key = args[i];
         let v = args.get(i + 1);
@@ -161,14 +161,14 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<Limits, String> {
                 l.moves_to_go = (n > 0).then_some(n.min(u32::MAX as i64) as u32);
             }
             "depth" => l.depth = Some(number(key, v)?.clamp(1, i32::MAX as i64) as i32),
-            "nodes" => l.nodes = Some(nonneg(number(key, v)?).max(1)),
+            "nodes" => l.nodes = Some(number(key, v)?.max(1) as u64),
             "movetime" => l.move_time = Some(nonneg(number(key, v)?)),
             "mate" => {
                 let n = number(key, v)?;
                 if n < 1 {
                     return Err(format!("'mate {n}' must be at least 1"));
                 }
-                l.mate = Some(n.min(u32::MAX as i64) as u32);
+                l.mate = Some(n.min(MAX_MATE_MOVES) as u32);
             }
             "infinite" => {
                 l.infinite = true;
@@ -306,9 +306,7 @@ impl Uci {
     /// Handles one line; `Some` to leave (quit or switch).
     fn handle(&mut self, line: &str) -> Option<Switch> {
         let words: Vec<&str> = line.split_whitespace().collect();
-        let Some((&cmd, args)) = words.split_first() else {
-            return None;
-        };
+        let (&cmd, args) = words.split_first()?;
         match cmd {
             "uci" => self.identify(),
             "isready" => {
