@@ -189,10 +189,18 @@ impl fmt::Display for OptionError {
     }
 }
 
-/// The registry entry called `name` (case-insensitive, inner spaces as given).
+/// The registry entry called `name`: case-insensitive, and `_` matches a space (CECP names
+/// are rendered without spaces, since some clients split option names at spaces).
 pub fn find(name: &str) -> Option<&'static Spec> {
-    let name = name.trim();
-    REGISTRY.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+    let name = name.trim().replace('_', " ");
+    REGISTRY
+        .iter()
+        .find(|s| s.name.replace('_', " ").eq_ignore_ascii_case(&name))
+}
+
+/// An option's name as CECP shows it (spaces as underscores).
+pub fn cecp_name(spec: &Spec) -> String {
+    spec.name.replace(' ', "_")
 }
 
 /// Parses `text` as a value of `spec` (`None`: no value given).
@@ -273,14 +281,14 @@ pub fn uci_line(spec: &Spec) -> String {
 
 /// CECP: `feature option="MultiPV -spin 1 1 256"`.
 pub fn cecp_feature(spec: &Spec) -> String {
+    let name = cecp_name(spec);
     let body = match spec.kind {
         Kind::Check => format!(
-            "{} -check {}",
-            spec.name,
+            "{name} -check {}",
             if spec.default == "true" { 1 } else { 0 }
         ),
-        Kind::Spin { min, max } => format!("{} -spin {} {min} {max}", spec.name, spec.default),
-        Kind::Button => format!("{} -button", spec.name),
+        Kind::Spin { min, max } => format!("{name} -spin {} {min} {max}", spec.default),
+        Kind::Button => format!("{name} -button"),
     };
     format!("feature option=\"{body}\"")
 }
@@ -341,6 +349,8 @@ mod tests {
         set(&mut s, "Clear Hash", None).unwrap();
         assert_eq!(s.move_overhead_ms, 100);
         assert!(s.clear_pending);
+        set(&mut s, "UCI_ShowWDL", Some("true")).unwrap();
+        assert!(s.show_wdl);
     }
 
     #[test]
@@ -352,6 +362,10 @@ mod tests {
         );
         let m = find("MultiPV").unwrap();
         assert_eq!(cecp_feature(m), "feature option=\"MultiPV -spin 1 1 256\"");
+        assert_eq!(
+            cecp_feature(find("Move_Overhead").unwrap()),
+            "feature option=\"Move_Overhead -spin 30 0 5000\""
+        );
         assert_eq!(
             uci_line(find("Clear Hash").unwrap()),
             "option name Clear Hash type button"
