@@ -325,6 +325,9 @@ impl Xboard {
 
     /// Stops whatever search runs and drops its result.
     fn stop_job(&mut self) {
+        if let Some(j) = &self.job {
+            self.debug_note(&format!("search {} ({:?}) cancelled", j.id, j.kind));
+        }
         if self.job.take().is_some() || self.worker.is_searching() {
             self.worker.cancel();
         }
