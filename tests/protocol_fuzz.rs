@@ -451,7 +451,9 @@ fn xboard_survives_fuzzing() {
         count("Error ("),
         count("pong")
     );
-    assert!(count("move ") >= (n / 2000).max(1) && count("Error (") > n / 100);
+    // Moves during the run depend on timing (a later command often cancels the search), so
+    // they are only reported; the final check below requires a correct move.
+    assert!(count("Error (") > n / 100);
     writeln!(
         stdin,
         "new\nforce\nnps 0\nlevel 0 1 0\ntime 6000\notim 6000\nsetboard {MATE_FEN}\nsd 3\ngo"

@@ -4,6 +4,7 @@
 session in each protocol. Any protocol error or illegal move raises and fails the run.
 
 usage: python3 tools/client_check.py [--engine ./target/release/squall] [--games 4] [--tc 2+0.02]
+       [--margin 0.1]
 """
 import argparse
 import sys
@@ -13,7 +14,7 @@ import chess
 import chess.engine
 
 
-def play_game(white, black, base, inc, ponder, max_plies=400):
+def play_game(white, black, base, inc, ponder, margin, max_plies=400):
     board = chess.Board()
     clocks = {chess.WHITE: base, chess.BLACK: base}
     engines = {chess.WHITE: white, chess.BLACK: black}
@@ -25,7 +26,7 @@ def play_game(white, black, base, inc, ponder, max_plies=400):
         result = engines[side].play(board, limit, ponder=ponder, info=chess.engine.INFO_ALL)
         used = time.monotonic() - t0
         clocks[side] -= used
-        if clocks[side] < 0:
+        if clocks[side] < -margin:
             raise RuntimeError(f"time forfeit by {'white' if side else 'black'} ({clocks[side]:.3f} s)")
         clocks[side] += inc
         if result.resigned:
@@ -56,6 +57,7 @@ def main():
     ap.add_argument("--engine", default="./target/release/squall")
     ap.add_argument("--games", type=int, default=4)
     ap.add_argument("--tc", default="2+0.02")
+    ap.add_argument("--margin", type=float, default=0.1, help="overrun allowed, seconds (as match.py)")
     args = ap.parse_args()
     base, inc = (float(x) for x in args.tc.split("+"))
     uci = chess.engine.SimpleEngine.popen_uci(args.engine)
@@ -70,7 +72,7 @@ def main():
         white, black = (uci, xb) if g % 2 == 0 else (xb, uci)
         names = ("uci", "xboard") if g % 2 == 0 else ("xboard", "uci")
         t0 = time.monotonic()
-        result, board = play_game(white, black, base, inc, ponder)
+        result, board = play_game(white, black, base, inc, ponder, args.margin)
         print(f"game {g + 1}: {names[0]} (white) vs {names[1]} (black), ponder={ponder}: {result} "
               f"after {board.ply()} plies, {time.monotonic() - t0:.1f} s")
     uci.ping()
