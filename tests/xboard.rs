@@ -264,6 +264,26 @@ fn result_claims_after_mate() {
 }
 
 #[test]
+fn go_after_result_and_reused_session_plays() {
+    // python-chess reuses a session for the next game with force/undo instead of `new`.
+    let mut e = xboard();
+    e.send_all(&[
+        "new",
+        "force",
+        "e2e4",
+        "result 1-0 {White resigns}",
+        "force",
+        "undo",
+        "sd 2",
+        "go",
+    ]);
+    let (m, _) = engine_move(&mut e, 5.0);
+    assert!(legal_in(START, &[], &m), "{m}");
+    e.send_all(&["force", "result 0-1 {x}", "sd 2", "go"]);
+    engine_move(&mut e, 5.0);
+}
+
+#[test]
 fn ics_summary_after_each_search() {
     let mut e = xboard();
     e.send_all(&["ics freechess.org", "new", "sd 3", "usermove e2e4"]);

@@ -62,6 +62,14 @@ def main():
     base, inc = (float(x) for x in args.tc.split("+"))
     uci = chess.engine.SimpleEngine.popen_uci(args.engine)
     xb = chess.engine.SimpleEngine.popen_xboard(args.engine)
+    try:
+        run(uci, xb, args, base, inc)
+    finally:
+        uci.close()
+        xb.close()
+
+
+def run(uci, xb, args, base, inc):
     uci.configure({"Hash": 16})
     print("uci id:", uci.id, "options:", sorted(uci.options))
     print("xboard id:", xb.id, "options:", sorted(xb.options))
@@ -77,8 +85,6 @@ def main():
               f"after {board.ply()} plies, {time.monotonic() - t0:.1f} s")
     uci.ping()
     xb.ping()
-    uci.quit()
-    xb.quit()
     print("all games complete, no protocol errors")
 
 

@@ -425,8 +425,13 @@ impl Xboard {
         if self.engine_side != Some(self.pos.side_to_move()) {
             return;
         }
-        if let Some(res) = game_result(&self.pos) {
-            self.out.line(res);
+        // Without a legal move the game is over: claim it. A draw that a rule allows (50
+        // moves, repetition, material) is claimed after a move, never instead of one, since
+        // testers count a claim in place of an asked-for move as a loss.
+        if self.pos.legal_moves().is_empty() {
+            if let Some(res) = game_result(&self.pos) {
+                self.out.line(res);
+            }
             self.game_over = true;
             return;
         }
@@ -807,6 +812,9 @@ impl Xboard {
                     return None;
                 }
                 self.stop_job();
+                // An explicit request to move: a game marked over (by `result` or our own
+                // resignation) goes on if the position still has moves.
+                self.game_over = false;
                 self.engine_side = Some(self.pos.side_to_move());
                 self.start_thinking();
             }
