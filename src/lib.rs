@@ -10,6 +10,7 @@
 //!   the incrementally kept material/piece-square terms;
 //! - `perft`: move-tree counting and perft EPD suites;
 //! - `search`: the engine core (iterative deepening, alpha-beta, hash table, time manager);
+//! - `protocol`: UCI, xboard/CECP v2 and the console, over one option registry;
 //! - `bench`: the fixed-depth bench that signs every search or eval change;
 //! - `epd`: EPD test-suite records (`bm`, `am`, `id`, `dm`, point lists);
 //! - `suite`: the test-suite runner behind `squall suite`.
@@ -23,6 +24,7 @@ pub mod eval;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
+pub mod protocol;
 pub mod search;
 pub mod suite;
 pub mod types;

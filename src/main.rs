@@ -16,6 +16,12 @@ use squall::Position;
     about = "Squall chess engine (0x88 mailbox, typhoon's descendant)"
 )]
 struct Cli {
+    /// Speak UCI from the first line (otherwise the first line chooses).
+    #[arg(long, conflicts_with = "xboard")]
+    uci: bool,
+    /// Speak xboard/CECP from the first line.
+    #[arg(long)]
+    xboard: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -121,7 +127,15 @@ fn main() -> ExitCode {
         Some(Command::Search(args)) => run_search(&args),
         Some(Command::Suite(args)) => run_suite(args),
         None => {
-            console();
+            use squall::protocol::Protocol;
+            let forced = if cli.uci {
+                Some(Protocol::Uci)
+            } else if cli.xboard {
+                Some(Protocol::Xboard)
+            } else {
+                None
+            };
+            squall::protocol::run(forced);
             ExitCode::SUCCESS
         }
     }
@@ -342,41 +356,5 @@ fn run_perft_suite(path: &str, max_depth: u32, threads: usize) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
-    }
-}
-
-/// Placeholder command loop until the protocol issue lands: enough to set up positions and
-/// look at them. Unknown input gets an error line and the loop goes on.
-fn console() {
-    let mut pos = Position::startpos();
-    println!("Squall {} — type 'help'", env!("CARGO_PKG_VERSION"));
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match words.as_slice() {
-            [] => {}
-            ["quit"] => break,
-            ["help"] => println!("commands: fen FEN | d | eval | moves | move M | perft N | quit"),
-            ["d"] => println!("{}{}", pos.diagram(), pos.to_fen()),
-            ["eval"] => print!("{}", squall::eval::trace(&pos)),
-            ["fen", rest @ ..] => match Position::from_fen(&rest.join(" ")) {
-                Ok(p) => pos = p,
-                Err(e) => println!("error: bad FEN: {e}"),
-            },
-            ["moves"] => {
-                let list = pos.legal_moves();
-                let sans: Vec<String> = list.iter().map(|&m| pos.to_san(m)).collect();
-                println!("{}", sans.join(" "));
-            }
-            ["move", m] => match pos.parse_move(m) {
-                Ok(mv) => pos.make(mv),
-                Err(e) => println!("error: {e}"),
-            },
-            ["perft", d] => match d.parse::<u32>() {
-                Ok(d) if d <= 10 => println!("{}", perft::perft(&mut pos, d)),
-                _ => println!("error: perft depth must be a number from 0 to 10"),
-            },
-            _ => println!("error: unknown command '{line}' (try 'help')"),
-        }
     }
 }

@@ -1,0 +1,374 @@
+//! The option registry: one table of engine options (name, kind, default, range and the hook
+//! that applies a value), rendered by each protocol — UCI `option name ...`, CECP
+//! `feature option="..."` and the console's `set`. Values land in `Settings`, which the worker
+//! hands to the engine before each search (and at once when it is idle).
+
+use std::fmt;
+
+use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
+use crate::search::tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
+
+/// Most search threads the option accepts (the search uses one until the parallel issue).
+pub const MAX_THREADS: i64 = 1024;
+/// Most principal variations reported at once.
+pub const MAX_MULTIPV: i64 = 256;
+/// Largest move overhead, milliseconds.
+pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
+
+/// Everything the options control, as the protocols keep it between searches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub ponder: bool,
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+    pub show_wdl: bool,
+    pub analyse_mode: bool,
+    /// `Clear Hash` was pressed (or a new game began): clear before the next search.
+    pub clear_pending: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            ponder: false,
+            multipv: 1,
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            show_wdl: false,
+            analyse_mode: false,
+            clear_pending: false,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Check,
+    Spin { min: i64, max: i64 },
+    Button,
+}
+
+/// A parsed option value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    Bool(bool),
+    Int(i64),
+    Press,
+}
+
+/// One registry entry.
+pub struct Spec {
+    pub name: &'static str,
+    pub kind: Kind,
+    /// Default in the protocols' text form (`true`, `64`; empty for buttons).
+    pub default: &'static str,
+    /// Rendered as a CECP `feature option`; false where CECP has a command of its own
+    /// (`memory`, `cores`, `hard`/`easy`) or the option is UCI-only.
+    pub cecp: bool,
+    pub apply: fn(&mut Settings, &Value),
+}
+
+fn int(v: &Value) -> i64 {
+    match v {
+        Value::Int(n) => *n,
+        Value::Bool(b) => *b as i64,
+        Value::Press => 0,
+    }
+}
+
+fn flag(v: &Value) -> bool {
+    matches!(v, Value::Bool(true))
+}
+
+pub static REGISTRY: &[Spec] = &[
+    Spec {
+        name: "Hash",
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_HASH_MB as i64,
+        },
+        default: "64",
+        cecp: false,
+        apply: |s, v| s.hash_mb = int(v) as usize,
+    },
+    Spec {
+        name: "Clear Hash",
+        kind: Kind::Button,
+        default: "",
+        cecp: true,
+        apply: |s, _| s.clear_pending = true,
+    },
+    Spec {
+        name: "Threads",
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_THREADS,
+        },
+        default: "1",
+        cecp: false,
+        apply: |s, v| s.threads = int(v) as usize,
+    },
+    Spec {
+        name: "Ponder",
+        kind: Kind::Check,
+        default: "false",
+        cecp: false,
+        apply: |s, v| s.ponder = flag(v),
+    },
+    Spec {
+        name: "MultiPV",
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_MULTIPV,
+        },
+        default: "1",
+        cecp: true,
+        apply: |s, v| s.multipv = int(v) as usize,
+    },
+    Spec {
+        name: "Move Overhead",
+        kind: Kind::Spin {
+            min: 0,
+            max: MAX_MOVE_OVERHEAD_MS,
+        },
+        default: "30",
+        cecp: true,
+        apply: |s, v| s.move_overhead_ms = int(v) as u64,
+    },
+    Spec {
+        name: "UCI_ShowWDL",
+        kind: Kind::Check,
+        default: "false",
+        cecp: false,
+        apply: |s, v| s.show_wdl = flag(v),
+    },
+    Spec {
+        name: "UCI_AnalyseMode",
+        kind: Kind::Check,
+        default: "false",
+        cecp: false,
+        apply: |s, v| s.analyse_mode = flag(v),
+    },
+];
+
+/// Why an option could not be set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    Unknown(String),
+    MissingValue(String),
+    BadValue {
+        name: &'static str,
+        value: String,
+    },
+    OutOfRange {
+        name: &'static str,
+        value: i64,
+        min: i64,
+        max: i64,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Unknown(n) => write!(f, "unknown option '{n}'"),
+            OptionError::MissingValue(n) => write!(f, "option '{n}' needs a value"),
+            OptionError::BadValue { name, value } => {
+                write!(f, "'{value}' is not a valid value for option '{name}'")
+            }
+            OptionError::OutOfRange {
+                name,
+                value,
+                min,
+                max,
+            } => write!(f, "{value} is outside {min}..{max} for option '{name}'"),
+        }
+    }
+}
+
+/// The registry entry called `name`: case-insensitive, and `_` matches a space (CECP names
+/// are rendered without spaces, since some clients split option names at spaces).
+pub fn find(name: &str) -> Option<&'static Spec> {
+    let name = name.trim().replace('_', " ");
+    REGISTRY
+        .iter()
+        .find(|s| s.name.replace('_', " ").eq_ignore_ascii_case(&name))
+}
+
+/// An option's name as CECP shows it (spaces as underscores).
+pub fn cecp_name(spec: &Spec) -> String {
+    spec.name.replace(' ', "_")
+}
+
+/// Parses `text` as a value of `spec` (`None`: no value given).
+pub fn parse_value(spec: &'static Spec, text: Option<&str>) -> Result<Value, OptionError> {
+    let text = text.map(str::trim).filter(|t| !t.is_empty());
+    match spec.kind {
+        Kind::Button => Ok(Value::Press),
+        Kind::Check => {
+            let t = text.ok_or_else(|| OptionError::MissingValue(spec.name.to_string()))?;
+            match t.to_ascii_lowercase().as_str() {
+                "true" | "1" | "on" | "yes" => Ok(Value::Bool(true)),
+                "false" | "0" | "off" | "no" => Ok(Value::Bool(false)),
+                _ => Err(OptionError::BadValue {
+                    name: spec.name,
+                    value: t.to_string(),
+                }),
+            }
+        }
+        Kind::Spin { min, max } => {
+            let t = text.ok_or_else(|| OptionError::MissingValue(spec.name.to_string()))?;
+            let n: i64 = t.parse().map_err(|_| OptionError::BadValue {
+                name: spec.name,
+                value: t.to_string(),
+            })?;
+            if n < min || n > max {
+                return Err(OptionError::OutOfRange {
+                    name: spec.name,
+                    value: n,
+                    min,
+                    max,
+                });
+            }
+            Ok(Value::Int(n))
+        }
+    }
+}
+
+/// Sets option `name` from `value` text; on error nothing changes.
+pub fn set(
+    settings: &mut Settings,
+    name: &str,
+    value: Option<&str>,
+) -> Result<&'static Spec, OptionError> {
+    let spec = find(name).ok_or_else(|| OptionError::Unknown(name.trim().to_string()))?;
+    let v = parse_value(spec, value)?;
+    (spec.apply)(settings, &v);
+    Ok(spec)
+}
+
+/// The current value of `spec` in `settings`, in text form.
+pub fn current(spec: &Spec, s: &Settings) -> String {
+    match spec.name {
+        "Hash" => s.hash_mb.to_string(),
+        "Threads" => s.threads.to_string(),
+        "Ponder" => s.ponder.to_string(),
+        "MultiPV" => s.multipv.to_string(),
+        "Move Overhead" => s.move_overhead_ms.to_string(),
+        "UCI_ShowWDL" => s.show_wdl.to_string(),
+        "UCI_AnalyseMode" => s.analyse_mode.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// UCI: `option name Hash type spin default 64 min 1 max 65536`.
+pub fn uci_line(spec: &Spec) -> String {
+    match spec.kind {
+        Kind::Check => format!(
+            "option name {} type check default {}",
+            spec.name, spec.default
+        ),
+        Kind::Spin { min, max } => format!(
+            "option name {} type spin default {} min {min} max {max}",
+            spec.name, spec.default
+        ),
+        Kind::Button => format!("option name {} type button", spec.name),
+    }
+}
+
+/// CECP: `feature option="MultiPV -spin 1 1 256"`.
+pub fn cecp_feature(spec: &Spec) -> String {
+    let name = cecp_name(spec);
+    let body = match spec.kind {
+        Kind::Check => format!(
+            "{name} -check {}",
+            if spec.default == "true" { 1 } else { 0 }
+        ),
+        Kind::Spin { min, max } => format!("{name} -spin {} {min} {max}", spec.default),
+        Kind::Button => format!("{name} -button"),
+    };
+    format!("feature option=\"{body}\"")
+}
+
+/// Console: `Hash = 64 (spin 1..65536, default 64)`.
+pub fn console_line(spec: &Spec, s: &Settings) -> String {
+    match spec.kind {
+        Kind::Check => format!(
+            "{} = {} (check, default {})",
+            spec.name,
+            current(spec, s),
+            spec.default
+        ),
+        Kind::Spin { min, max } => format!(
+            "{} = {} (spin {min}..{max}, default {})",
+            spec.name,
+            current(spec, s),
+            spec.default
+        ),
+        Kind::Button => format!("{} (button)", spec.name),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_settings_default() {
+        let mut s = Settings::default();
+        for spec in REGISTRY {
+            if spec.kind != Kind::Button {
+                let v = parse_value(spec, Some(spec.default)).unwrap();
+                (spec.apply)(&mut s, &v);
+            }
+        }
+        assert_eq!(s, Settings::default());
+        assert_eq!(DEFAULT_HASH_MB.to_string(), find("hash").unwrap().default);
+        assert_eq!(
+            DEFAULT_MOVE_OVERHEAD_MS.to_string(),
+            find("move overhead").unwrap().default
+        );
+    }
+
+    #[test]
+    fn bad_values_change_nothing() {
+        let mut s = Settings::default();
+        assert!(matches!(
+            set(&mut s, "Hash", Some("0")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(set(&mut s, "Hash", Some("x")).is_err());
+        assert!(set(&mut s, "Ponder", Some("maybe")).is_err());
+        assert!(set(&mut s, "Nope", Some("1")).is_err());
+        assert!(set(&mut s, "MultiPV", None).is_err());
+        assert_eq!(s, Settings::default());
+        set(&mut s, "move overhead", Some("100")).unwrap();
+        set(&mut s, "Clear Hash", None).unwrap();
+        assert_eq!(s.move_overhead_ms, 100);
+        assert!(s.clear_pending);
+        set(&mut s, "UCI_ShowWDL", Some("true")).unwrap();
+        assert!(s.show_wdl);
+    }
+
+    #[test]
+    fn renderings() {
+        let h = find("Hash").unwrap();
+        assert_eq!(
+            uci_line(h),
+            format!("option name Hash type spin default 64 min 1 max {MAX_HASH_MB}")
+        );
+        let m = find("MultiPV").unwrap();
+        assert_eq!(cecp_feature(m), "feature option=\"MultiPV -spin 1 1 256\"");
+        assert_eq!(
+            cecp_feature(find("Move_Overhead").unwrap()),
+            "feature option=\"Move_Overhead -spin 30 0 5000\""
+        );
+        assert_eq!(
+            uci_line(find("Clear Hash").unwrap()),
+            "option name Clear Hash type button"
+        );
+    }
+}

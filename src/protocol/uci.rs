@@ -1,0 +1,465 @@
+//! UCI: `uci`, `isready`, `ucinewgame`, `setoption`, `position`, `go` (clocks, depth, nodes,
+//! movetime, mate, infinite, ponder, searchmoves), `stop`, `ponderhit`, `debug`, `quit`.
+//! Bad input is answered with `info string error: ...` and changes nothing.
+
+use super::options::{self, Settings};
+use super::worker::Worker;
+use super::{load_fen, Event, Out, Protocol, Session, Switch, MAX_CLOCK_MS, MAX_MATE_MOVES};
+use crate::board::Position;
+use crate::search::{mate_in, Bound, Iteration, Limits, Report, SearchResult};
+use crate::types::Colour;
+
+pub const ENGINE_NAME: &str = "Squall";
+pub const AUTHOR: &str = "the Squall authors";
+
+/// Logistic win/draw/loss model (per mille) until the draw-model issue replaces it: the win
+/// chance is `1 / (1 + exp((WDL_MIDPOINT_CP - score) / WDL_SCALE_CP))`, the loss chance the
+/// same for `-score`, and the draw chance the rest.
+pub const WDL_MIDPOINT_CP: f64 = 200.0;
+pub const WDL_SCALE_CP: f64 = 80.0;
+
+/// Win, draw and loss per mille for `score` (side to move's view).
+pub fn wdl(score: i32) -> (u32, u32, u32) {
+    if let Some(m) = mate_in(score) {
+        return if m > 0 { (1000, 0, 0) } else { (0, 0, 1000) };
+    }
+    let p = |s: f64| 1.0 / (1.0 + ((WDL_MIDPOINT_CP - s) / WDL_SCALE_CP).exp());
+    let w = (p(score as f64) * 1000.0).round() as u32;
+    let l = (p(-(score as f64)) * 1000.0).round() as u32;
+    let d = 1000u32.saturating_sub(w + l);
+    (w, d, l)
+}
+
+/// `cp 35` or `mate -3`.
+pub fn score_text(score: i32) -> String {
+    match mate_in(score) {
+        Some(m) => format!("mate {m}"),
+        None => format!("cp {score}"),
+    }
+}
+
+/// One UCI `info` line for an iteration.
+pub fn info_line(it: &Iteration, show_wdl: bool) -> String {
+    let bound = match it.bound {
+        Bound::Exact => "",
+        Bound::Lower => " lowerbound",
+        Bound::Upper => " upperbound",
+    };
+    let wdl_text = if show_wdl {
+        let (w, d, l) = wdl(it.score);
+        format!(" wdl {w} {d} {l}")
+    } else {
+        String::new()
+    };
+    let pv: Vec<String> = it.pv.iter().map(|m| m.to_uci()).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {}{bound}{wdl_text} nodes {} nps {} hashfull {} tbhits 0 time {} pv {}",
+        it.depth,
+        it.seldepth,
+        it.multipv,
+        score_text(it.score),
+        it.nodes,
+        it.nps,
+        it.hashfull,
+        it.time_ms,
+        pv.join(" ")
+    )
+}
+
+/// The reporter that prints UCI `info` lines (and `currmove` after the first second).
+pub fn reporter(out: Out, show_wdl: bool) -> super::worker::Reporter {
+    Box::new(move |r: &Report| match r {
+        Report::Iteration(it) => out.line(&info_line(it, show_wdl)),
+        Report::CurrMove { depth, mv, number } => out.line(&format!(
+            "info depth {depth} currmove {mv} currmovenumber {number}"
+        )),
+    })
+}
+
+/// `bestmove e2e4 ponder e7e5` (`bestmove (none)` without a legal move).
+pub fn bestmove_line(r: &SearchResult) -> String {
+    if r.best.is_none() {
+        "bestmove (none)".to_string()
+    } else if r.ponder.is_none() {
+        format!("bestmove {}", r.best)
+    } else {
+        format!("bestmove {} ponder {}", r.best, r.ponder)
+    }
+}
+
+/// Parses the words after `position`: `startpos|fen F1..F6 [moves m1 m2 ...]`.
+pub fn parse_position(args: &[&str]) -> Result<Position, String> {
+    let (mut pos, rest) = match args.first() {
+        Some(&"startpos") => (Position::startpos(), &args[1..]),
+        Some(&"fen") => {
+            let end = args
+                .iter()
+                .position(|w| *w == "moves")
+                .unwrap_or(args.len());
+            if end <= 1 {
+                return Err("'position fen' needs a FEN".into());
+            }
+            (load_fen(&args[1..end].join(" "))?, &args[end..])
+        }
+        Some(w) => return Err(format!("expected 'startpos' or 'fen', got '{w}'")),
+        None => return Err("'position' needs 'startpos' or 'fen'".into()),
+    };
+    match rest.first() {
+        None => {}
+        Some(&"moves") => {
+            for m in &rest[1..] {
+                let mv = pos
+                    .parse_uci_move(m)
+                    .or_else(|_| pos.parse_move(m))
+                    .map_err(|e| format!("{e} in 'position'"))?;
+                pos.make(mv);
+            }
+        }
+        Some(w) => return Err(format!("expected 'moves', got '{w}'")),
+    }
+    Ok(pos)
+}
+
+fn number(key: &str, v: Option<&&str>) -> Result<i64, String> {
+    let t = v.ok_or_else(|| format!("'{key}' needs a number"))?;
+    t.parse::<i64>()
+        .map_err(|_| format!("'{t}' after '{key}' is not a number"))
+}
+
+const GO_KEYWORDS: &[&str] = &[
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "movetime",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+];
+
+/// Parses the words after `go` for a search of `pos`. Negative clocks (some GUIs send them
+/// when a side is over its time) count as zero.
+pub fn parse_go(args: &[&str], pos: &Position) -> Result<Limits, String> {
+    let mut l = Limits::default();
+    let (mut wtime, mut btime, mut winc, mut binc) = (None, None, 0u64, 0u64);
+    let mut i = 0;
+    let nonneg = |n: i64| (n.max(0) as u64).min(MAX_CLOCK_MS);
+    while i < args.len() {
+        let key = args[i];
+        let v = args.get(i + 1);
+        match key {
+            "wtime" => wtime = Some(nonneg(number(key, v)?)),
+            "btime" => btime = Some(nonneg(number(key, v)?)),
+            "winc" => winc = nonneg(number(key, v)?),
+            "binc" => binc = nonneg(number(key, v)?),
+            "movestogo" => {
+                let n = number(key, v)?;
+                l.moves_to_go = (n > 0).then_some(n.min(u32::MAX as i64) as u32);
+            }
+            "depth" => l.depth = Some(number(key, v)?.clamp(1, i32::MAX as i64) as i32),
+            "nodes" => l.nodes = Some(number(key, v)?.max(1) as u64),
+            "movetime" => l.move_time = Some(nonneg(number(key, v)?)),
+            "mate" => {
+                let n = number(key, v)?;
+                if n < 1 {
+                    return Err(format!("'mate {n}' must be at least 1"));
+                }
+                l.mate = Some(n.min(MAX_MATE_MOVES) as u32);
+            }
+            "infinite" => {
+                l.infinite = true;
+                i += 1;
+                continue;
+            }
+            "ponder" => {
+                l.ponder = true;
+                i += 1;
+                continue;
+            }
+            "searchmoves" => {
+                i += 1;
+                while i < args.len() && !GO_KEYWORDS.contains(&args[i]) {
+                    let m = pos
+                        .parse_uci_move(args[i])
+                        .map_err(|e| format!("{e} in 'searchmoves'"))?;
+                    if !l.search_moves.contains(&m) {
+                        l.search_moves.push(m);
+                    }
+                    i += 1;
+                }
+                if l.search_moves.is_empty() {
+                    return Err("'searchmoves' needs at least one move".into());
+                }
+                continue;
+            }
+            w => return Err(format!("unknown 'go' parameter '{w}'")),
+        }
+        i += 2;
+    }
+    let (time, inc) = match pos.side_to_move() {
+        Colour::White => (wtime, winc),
+        Colour::Black => (btime, binc),
+    };
+    l.time = time;
+    l.increment = inc;
+    if l.is_unbounded() {
+        // A bare `go` (or one without our clock) searches until `stop`.
+        l.infinite = true;
+    }
+    Ok(l)
+}
+
+/// Splits `setoption name N... [value V...]` into name and value text.
+pub fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String> {
+    if args.first() != Some(&"name") {
+        return Err("expected 'setoption name <name> [value <value>]'".into());
+    }
+    let vpos = args.iter().position(|w| *w == "value");
+    let name_words = &args[1..vpos.unwrap_or(args.len())];
+    if name_words.is_empty() {
+        return Err("'setoption' needs an option name".into());
+    }
+    let value = vpos.map(|p| args[p + 1..].join(" "));
+    Ok((name_words.join(" "), value))
+}
+
+struct Uci {
+    out: Out,
+    worker: Worker,
+    settings: Settings,
+    pos: Position,
+    debug: bool,
+}
+
+impl Uci {
+    fn error(&self, msg: &str) {
+        self.out.line(&format!("info string error: {msg}"));
+    }
+
+    fn debug_note(&self, msg: &str) {
+        if self.debug {
+            self.out.line(&format!("info string debug: {msg}"));
+        }
+    }
+
+    fn finish(&mut self, r: &SearchResult) {
+        self.out.line(&bestmove_line(r));
+    }
+
+    /// Stops a running search and prints its `bestmove` (every `go` gets one).
+    fn stop_and_answer(&mut self) {
+        self.worker.stop();
+        if let Some((_, r)) = self.worker.wait() {
+            self.finish(&r);
+        }
+    }
+
+    fn identify(&self) {
+        self.out.line(&format!(
+            "id name {ENGINE_NAME} {}",
+            env!("CARGO_PKG_VERSION")
+        ));
+        self.out.line(&format!("id author {AUTHOR}"));
+        for spec in options::REGISTRY {
+            self.out.line(&options::uci_line(spec));
+        }
+        self.out.line("uciok");
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        let (name, value) = match parse_setoption(args) {
+            Ok(nv) => nv,
+            Err(e) => return self.error(&e),
+        };
+        match options::set(&mut self.settings, &name, value.as_deref()) {
+            Ok(spec) => {
+                self.worker.apply(&mut self.settings);
+                self.debug_note(&format!(
+                    "{} = {}",
+                    spec.name,
+                    options::current(spec, &self.settings)
+                ));
+            }
+            Err(e) => self.error(&e.to_string()),
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let limits = match parse_go(args, &self.pos) {
+            Ok(l) => l,
+            Err(e) => return self.error(&e),
+        };
+        if self.worker.is_searching() {
+            // The GUI did not stop the last search: end it and answer it first.
+            self.stop_and_answer();
+        }
+        self.debug_note(&format!("limits {limits:?}"));
+        let rep = reporter(self.out.clone(), self.settings.show_wdl);
+        self.worker
+            .start(&self.pos, limits, &mut self.settings, rep);
+    }
+
+    /// Handles one line; `Some` to leave (quit or switch).
+    fn handle(&mut self, line: &str) -> Option<Switch> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (&cmd, args) = words.split_first()?;
+        match cmd {
+            "uci" => self.identify(),
+            "isready" => {
+                self.worker.apply(&mut self.settings);
+                self.out.line("readyok");
+            }
+            "ucinewgame" => {
+                self.settings.clear_pending = true;
+                self.worker.apply(&mut self.settings);
+            }
+            "setoption" => self.setoption(args),
+            "position" => match parse_position(args) {
+                Ok(p) => self.pos = p,
+                Err(e) => self.error(&e),
+            },
+            "go" => self.go(args),
+            "stop" => self.worker.stop(),
+            "ponderhit" => self.worker.ponderhit(),
+            "debug" => match args {
+                ["on"] | [] => self.debug = true,
+                ["off"] => self.debug = false,
+                _ => self.error("expected 'debug on' or 'debug off'"),
+            },
+            "register" => {}
+            "quit" => {
+                self.worker.cancel();
+                return Some(None);
+            }
+            "d" => self
+                .out
+                .line(&format!("{}Fen: {}", self.pos.diagram(), self.pos.to_fen())),
+            "eval" => self.out.line(crate::eval::trace(&self.pos).trim_end()),
+            "xboard" if !self.worker.is_searching() => {
+                return Some(Some((Protocol::Xboard, line.to_string())))
+            }
+            _ => self.error(&format!("unknown command '{}'", line.trim())),
+        }
+        None
+    }
+
+    fn on_done(&mut self, id: u64) {
+        if let Some(r) = self.worker.finished(id) {
+            self.finish(&r);
+        }
+    }
+}
+
+/// Runs a UCI session; `first` is the line that chose UCI (usually `uci`).
+pub fn run(session: &mut Session, first: Option<String>) -> Switch {
+    let settings = Settings::default();
+    let mut uci = Uci {
+        out: session.out.clone(),
+        worker: Worker::new(&settings, session.tx.clone()),
+        settings,
+        pos: Position::startpos(),
+        debug: false,
+    };
+    if let Some(l) = first {
+        if let Some(s) = uci.handle(&l) {
+            return s;
+        }
+    }
+    loop {
+        match session.rx.recv() {
+            Ok(Event::Line(l)) => {
+                if let Some(s) = uci.handle(&l) {
+                    return s;
+                }
+            }
+            Ok(Event::SearchDone(id)) => uci.on_done(id),
+            Ok(Event::Eof) | Err(_) => {
+                uci.worker.cancel();
+                return None;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::Move;
+
+    #[test]
+    fn go_parsing() {
+        let pos = Position::startpos();
+        let l = parse_go(
+            &"wtime 1000 btime 2000 winc 10 binc 20 movestogo 5"
+                .split(' ')
+                .collect::<Vec<_>>(),
+            &pos,
+        )
+        .unwrap();
+        assert_eq!(
+            (l.time, l.increment, l.moves_to_go),
+            (Some(1000), 10, Some(5))
+        );
+        assert!(!l.infinite);
+        assert!(parse_go(&["depth"], &pos).is_err());
+        assert!(parse_go(&["depth", "x"], &pos).is_err());
+        assert!(parse_go(&["bogus"], &pos).is_err());
+        assert!(parse_go(&["searchmoves", "e2e5"], &pos).is_err());
+        assert!(parse_go(&[], &pos).unwrap().infinite);
+        let l = parse_go(
+            &["wtime", "-50", "searchmoves", "e2e4", "d2d4", "depth", "3"],
+            &pos,
+        )
+        .unwrap();
+        assert_eq!(l.time, Some(0));
+        assert_eq!(l.search_moves.len(), 2);
+        assert_eq!(l.depth, Some(3));
+    }
+
+    #[test]
+    fn position_parsing() {
+        let p = parse_position(&["startpos", "moves", "e2e4", "e7e5"]).unwrap();
+        assert_eq!(p.ply_count(), 2);
+        assert!(parse_position(&["startpos", "moves", "e2e5"]).is_err());
+        assert!(parse_position(&["fen", "8/8/8/8", "w", "-", "-"]).is_err());
+        assert!(parse_position(&["fen"]).is_err());
+        assert!(parse_position(&["startpos", "e2e4"]).is_err());
+    }
+
+    #[test]
+    fn setoption_parsing() {
+        let (n, v) = parse_setoption(&["name", "Move", "Overhead", "value", "50"]).unwrap();
+        assert_eq!((n.as_str(), v.as_deref()), ("Move Overhead", Some("50")));
+        let (n, v) = parse_setoption(&["name", "Clear", "Hash"]).unwrap();
+        assert_eq!((n.as_str(), v), ("Clear Hash", None));
+        assert!(parse_setoption(&["Hash", "value", "1"]).is_err());
+        assert!(parse_setoption(&["name", "value", "1"]).is_err());
+    }
+
+    #[test]
+    fn wdl_is_sane() {
+        let (w, d, l) = wdl(0);
+        assert_eq!(w, l);
+        assert_eq!(w + d + l, 1000);
+        let (w, _, l) = wdl(400);
+        assert!(w > 800 && l < 10);
+        assert_eq!(wdl(crate::search::MATE - 5), (1000, 0, 0));
+    }
+
+    #[test]
+    fn move_none_prints_none() {
+        let r = SearchResult {
+            best: Move::NONE,
+            ponder: Move::NONE,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            time_ms: 0,
+        };
+        assert_eq!(bestmove_line(&r), "bestmove (none)");
+    }
+}

@@ -1,0 +1,290 @@
+//! UCI sessions with the built binary: handshake, searches under every kind of limit,
+//! pondering, MultiPV, stop and quit during a search, and bad input.
+
+mod common;
+
+use common::{is_legal, secs, Engine};
+use squall::Position;
+
+fn uci() -> Engine {
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    e.expect("uciok", secs(5.0));
+    e.send("setoption name Hash value 16");
+    e.send("isready");
+    e.expect("readyok", secs(5.0));
+    e
+}
+
+fn bestmove(e: &mut Engine, timeout: f64) -> (String, Vec<String>) {
+    let lines = e.until(|l| l.starts_with("bestmove"), secs(timeout));
+    let last = lines.last().cloned().unwrap_or_default();
+    let mv = last.split_whitespace().nth(1).unwrap_or("").to_string();
+    (mv, lines)
+}
+
+fn pos_after(moves: &str) -> Position {
+    let words: Vec<&str> = ["startpos", "moves"]
+        .into_iter()
+        .chain(moves.split_whitespace())
+        .collect();
+    squall::protocol::uci::parse_position(&words).unwrap()
+}
+
+#[test]
+fn handshake_lists_the_registry() {
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok", secs(5.0));
+    assert!(lines[0].starts_with("id name Squall"));
+    for opt in [
+        "option name Hash type spin default 64 min 1",
+        "option name Clear Hash type button",
+        "option name Threads type spin default 1",
+        "option name Ponder type check default false",
+        "option name MultiPV type spin default 1 min 1 max 256",
+        "option name Move Overhead type spin default 30",
+        "option name UCI_ShowWDL type check default false",
+        "option name UCI_AnalyseMode type check default false",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(opt)),
+            "missing '{opt}' in {lines:?}"
+        );
+    }
+    e.send("isready");
+    e.expect("readyok", secs(5.0));
+    e.quit_within(secs(5.0));
+}
+
+#[test]
+fn forced_uci_flag_answers_without_handshake() {
+    let mut e = Engine::start(&["--uci"]);
+    e.send("isready");
+    e.expect("readyok", secs(5.0));
+}
+
+#[test]
+fn depth_search_returns_a_legal_move_with_info() {
+    let mut e = uci();
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go depth 5");
+    let (mv, lines) = bestmove(&mut e, 20.0);
+    assert!(is_legal(&pos_after("e2e4 e7e5"), &mv), "{mv}");
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 5 "))
+        .expect("depth 5 info");
+    for field in [
+        " seldepth ",
+        " multipv 1 ",
+        " score ",
+        " nodes ",
+        " nps ",
+        " hashfull ",
+        " tbhits ",
+        " time ",
+        " pv ",
+    ] {
+        assert!(info.contains(field), "{field} missing in {info}");
+    }
+}
+
+#[test]
+fn clock_movetime_nodes_and_mate_limits() {
+    let mut e = uci();
+    e.send("position startpos");
+    e.send("go wtime 1000 btime 1000 winc 10 binc 10");
+    let t = std::time::Instant::now();
+    let (mv, _) = bestmove(&mut e, 5.0);
+    assert!(t.elapsed().as_millis() < 900, "took {:?}", t.elapsed());
+    assert!(is_legal(&Position::startpos(), &mv));
+
+    e.send("go movetime 200");
+    let t = std::time::Instant::now();
+    bestmove(&mut e, 5.0);
+    assert!(t.elapsed().as_millis() < 700);
+
+    e.send("go nodes 3000");
+    bestmove(&mut e, 10.0);
+
+    // Mate in one: Qh7#... a back-rank mate with the rook.
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+    e.send("go mate 1");
+    let (mv, lines) = bestmove(&mut e, 20.0);
+    assert_eq!(mv, "a1a8");
+    assert!(lines.iter().any(|l| l.contains("score mate 1")));
+
+    e.send("position startpos moves e2e4");
+    e.send("go movestogo 5 wtime 500 btime 500");
+    let (mv, _) = bestmove(&mut e, 5.0);
+    assert!(is_legal(&pos_after("e2e4"), &mv));
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut e = uci();
+    e.send("position startpos");
+    e.send("go depth 4 searchmoves a2a3 h2h3");
+    let (mv, _) = bestmove(&mut e, 10.0);
+    assert!(mv == "a2a3" || mv == "h2h3", "{mv}");
+}
+
+#[test]
+fn infinite_search_answers_isready_and_stops() {
+    let mut e = uci();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.collect_for(secs(0.3));
+    e.send("isready");
+    let lines = e.until(|l| l == "readyok", secs(2.0));
+    assert!(lines.iter().all(|l| !l.starts_with("bestmove")));
+    assert!(e
+        .collect_for(secs(0.2))
+        .iter()
+        .all(|l| !l.starts_with("bestmove")));
+    e.send("stop");
+    let (mv, _) = bestmove(&mut e, 2.0);
+    assert!(is_legal(&Position::startpos(), &mv));
+}
+
+#[test]
+fn go_during_a_search_answers_both() {
+    let mut e = uci();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.collect_for(secs(0.1));
+    e.send("go depth 3");
+    bestmove(&mut e, 3.0);
+    bestmove(&mut e, 10.0);
+}
+
+#[test]
+fn ponder_hit_then_move() {
+    let mut e = uci();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
+    let early = e.collect_for(secs(0.5));
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    e.send("ponderhit");
+    let (mv, _) = bestmove(&mut e, 3.0);
+    assert!(is_legal(&pos_after("e2e4 e7e5"), &mv));
+}
+
+#[test]
+fn ponder_miss_stop_then_new_search() {
+    let mut e = uci();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 2000 btime 2000");
+    e.collect_for(secs(0.3));
+    e.send("stop");
+    bestmove(&mut e, 2.0);
+    e.send("position startpos moves e2e4 c7c5");
+    e.send("go wtime 2000 btime 2000");
+    let (mv, _) = bestmove(&mut e, 3.0);
+    assert!(is_legal(&pos_after("e2e4 c7c5"), &mv));
+}
+
+#[test]
+fn multipv_three_lines_per_depth() {
+    let mut e = uci();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 4");
+    let (_, lines) = bestmove(&mut e, 20.0);
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 4 ") && l.contains(&format!(" multipv {k} "))),
+            "no multipv {k} at depth 4: {lines:?}"
+        );
+    }
+}
+
+#[test]
+fn wdl_and_currmove_after_a_second() {
+    let mut e = uci();
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("position startpos");
+    e.send("go movetime 2500");
+    let (_, lines) = bestmove(&mut e, 5.0);
+    assert!(lines.iter().any(|l| l.contains(" wdl ")), "no wdl");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(" currmove ") && l.contains(" currmovenumber ")),
+        "no currmove"
+    );
+}
+
+#[test]
+fn bad_input_is_reported_and_changes_nothing() {
+    let mut e = uci();
+    e.send("position startpos moves e2e4");
+    for bad in [
+        "position fen not/a/fen w - - 0 1",
+        "position startpos moves e7e5 e2e4",
+        "position fen",
+        "position",
+        "position startpos e2e4",
+        "go depth",
+        "go depth x",
+        "go sideways 3",
+        "go searchmoves e2e4",
+        "setoption name Hash value 0",
+        "setoption name Hash value lots",
+        "setoption name Nope value 1",
+        "setoption Hash 1",
+        "setoption name MultiPV value 999",
+        "setoption name Ponder value maybe",
+        "xyzzy",
+        "debug sideways",
+    ] {
+        e.send(bad);
+        let l = e.expect("info string error", secs(3.0));
+        assert!(!l.is_empty(), "{bad}");
+    }
+    e.send("go depth 3");
+    let (mv, _) = bestmove(&mut e, 10.0);
+    assert!(is_legal(&pos_after("e2e4"), &mv), "{mv}");
+    e.send("isready");
+    e.expect("readyok", secs(3.0));
+}
+
+#[test]
+fn option_names_with_spaces_and_debug() {
+    let mut e = uci();
+    e.send("debug on");
+    e.send("setoption name Move Overhead value 100");
+    let l = e.expect("info string debug", secs(3.0));
+    assert!(l.contains("Move Overhead = 100"), "{l}");
+    e.send("setoption name Clear Hash");
+    e.send("setoption name threads value 4");
+    e.send("isready");
+    let lines = e.until(|l| l == "readyok", secs(3.0));
+    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
+}
+
+#[test]
+fn quit_during_search_exits() {
+    let mut e = uci();
+    e.send("go infinite");
+    e.collect_for(secs(0.2));
+    e.quit_within(secs(3.0));
+}
+
+#[test]
+fn no_legal_move_gives_none() {
+    let mut e = uci();
+    e.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go depth 3");
+    let (mv, _) = bestmove(&mut e, 5.0);
+    assert_eq!(mv, "(none)");
+}
