@@ -44,8 +44,8 @@ impl Position {
             self.key ^= z.ep_file[file_of(self.ep) as usize];
             self.ep = NO_SQUARE;
         }
-        self.halfmove += 1;
-        self.plies_from_null += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
+        self.plies_from_null = self.plies_from_null.saturating_add(1);
 
         if m.is_castle() {
             let (rf, rt) = castle_rook_squares(to);
@@ -94,7 +94,7 @@ impl Position {
         self.side = them;
         self.key ^= z.side;
         if us == Colour::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.checkers = self.count_checkers();
         self.undo.push(st);
@@ -154,7 +154,7 @@ impl Position {
             self.key ^= z.ep_file[file_of(self.ep) as usize];
             self.ep = NO_SQUARE;
         }
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
         self.plies_from_null = 0;
         self.side = self.side.flip();
         self.key ^= z.side;
