@@ -44,6 +44,9 @@ pub const NULL_BASE_REDUCTION: i32 = 3;
 pub const NULL_DEPTH_DIVISOR: i32 = 4;
 pub const NULL_EVAL_DIVISOR: i32 = 200;
 pub const NULL_EVAL_MAX: i32 = 3;
+/// One more ply of reduction while the side to move keeps at least this many non-pawn pieces
+/// (with much material a null move is almost never a zugzwang mistake).
+pub const NULL_MATERIAL_PIECES: usize = 3;
 /// Verify null-move cutoffs with a normal reduced search when the side to move has at most this
 /// many non-pawn pieces (zugzwang-prone) and the depth is at least NULL_VERIFY_DEPTH.
 pub const NULL_VERIFY_MAX_PIECES: usize = 1;
@@ -81,6 +84,8 @@ pub const LMR_BASE: f64 = 0.75;
 pub const LMR_SCALE: f64 = 0.35;
 /// History moves the reduction by one quarter ply per this many points.
 pub const LMR_HISTORY_DIVISOR: i32 = 2048;
+/// Extra reduction (quarter plies) when the static eval is not improving.
+pub const LMR_NOT_IMPROVING: i32 = ONE_PLY / 2;
 
 // ----- quiescence -----
 pub const DELTA_MARGIN: i32 = 150;

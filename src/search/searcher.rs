@@ -235,6 +235,7 @@ impl<'a> Search<'a> {
                     }
                     let bound = if score <= alpha {
                         fail_low = true;
+                        // Fail low: pull beta down to the middle of the old window.
                         beta = (alpha + beta) / 2;
                         alpha = (score - delta).max(-INFINITY);
                         Bound::Upper
@@ -430,7 +431,7 @@ impl<'a> Search<'a> {
             r -= ONE_PLY;
         }
         if !improving {
-            r += ONE_PLY / 2;
+            r += LMR_NOT_IMPROVING;
         }
         if gives_check {
             r -= ONE_PLY;
@@ -550,9 +551,11 @@ impl<'a> Search<'a> {
                 && self.pos.has_non_pawn_material(us)
                 && beta > -MATE_BOUND
             {
+                let pieces = self.pos.pieces(us).len() - 1;
                 let r = NULL_BASE_REDUCTION
                     + d / NULL_DEPTH_DIVISOR
-                    + ((eval - beta) / NULL_EVAL_DIVISOR).min(NULL_EVAL_MAX);
+                    + ((eval - beta) / NULL_EVAL_DIVISOR).min(NULL_EVAL_MAX)
+                    + (pieces >= NULL_MATERIAL_PIECES) as i32;
                 self.moves[ply] = Move::NONE;
                 self.pos.make_null();
                 let v = -self.alpha_beta(-beta, -beta + 1, depth - r * ONE_PLY - ONE_PLY, ply + 1);
@@ -562,7 +565,7 @@ impl<'a> Search<'a> {
                 }
                 if v >= beta {
                     let v = if v >= MATE_BOUND { beta } else { v };
-                    let few_pieces = self.pos.pieces(us).len() - 1 <= NULL_VERIFY_MAX_PIECES;
+                    let few_pieces = pieces <= NULL_VERIFY_MAX_PIECES;
                     if !few_pieces && depth < NULL_VERIFY_DEPTH {
                         return v;
                     }
