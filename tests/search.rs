@@ -245,3 +245,25 @@ fn searches_from_suite_positions_return_legal_moves() {
         }
     }
 }
+
+#[test]
+fn a_search_cut_short_still_reports_a_real_score() {
+    // Node limits stop searches at arbitrary points, including inside an aspiration re-search
+    // after the best move changed; the result must still carry a score, not the window bound.
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/suites/wac.epd"))
+        .expect("suite present");
+    let step = if cfg!(debug_assertions) { 30 } else { 4 };
+    let mut e = Engine::new(8);
+    for (i, line) in text.lines().enumerate().step_by(step) {
+        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+        let Ok(p) = Position::from_fen(&format!("{} 0 1", fields.join(" "))) else {
+            continue;
+        };
+        let limits = Limits {
+            nodes: Some(3_000 + 7_919 * (i as u64 % 13)),
+            ..Limits::default()
+        };
+        let r = e.search(&p, &limits, &Control::new(false), &mut |_: &Report| {});
+        assert!(r.score.abs() <= MATE, "{line}: score {}", r.score);
+    }
+}

@@ -213,6 +213,9 @@ impl<'a> Search<'a> {
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let multipv = self.options.multipv.clamp(1, self.root_moves.len());
         let mut completed = 0;
+        // Score of the first line as last seen by a finished root search (exact or a bound),
+        // for when the search stops before the best move has a score of its own.
+        let mut last_score = -INFINITY;
         for depth in 1..=max_depth {
             self.root_depth = depth;
             self.best_move_changes = 0;
@@ -232,6 +235,9 @@ impl<'a> Search<'a> {
                     self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                     if self.stopped {
                         break;
+                    }
+                    if pv_idx == 0 {
+                        last_score = score;
                     }
                     let bound = if score <= alpha {
                         fail_low = true;
@@ -301,11 +307,10 @@ impl<'a> Search<'a> {
         SearchResult {
             best: best.mv,
             ponder,
-            score: if best.score == -INFINITY {
-                best.prev_score
-            } else {
-                best.score
-            },
+            score: [best.score, best.prev_score, last_score]
+                .into_iter()
+                .find(|&v| v != -INFINITY)
+                .unwrap_or(DRAW),
             depth: completed.max(1),
             nodes: self.nodes,
             time_ms: self.elapsed_ms(),
