@@ -203,16 +203,9 @@ fn run_bench(args: &BenchArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// UCI-style text of a score.
-fn score_text(score: i32) -> String {
-    match squall::search::mate_in(score) {
-        Some(m) => format!("mate {m}"),
-        None => format!("cp {score}"),
-    }
-}
-
 fn run_search(args: &SearchArgs) -> ExitCode {
-    use squall::search::{Bound, Control, Engine, Limits, Report};
+    use squall::protocol::uci;
+    use squall::search::{Control, Engine, Limits, Report};
     let fen = args.fen.as_deref().unwrap_or(squall::board::fen::START_FEN);
     let pos = match Position::from_fen(fen) {
         Ok(p) => p,
@@ -229,34 +222,13 @@ fn run_search(args: &SearchArgs) -> ExitCode {
     };
     let mut engine = Engine::new(args.hash);
     let control = Control::new(false);
+    // The same `info` and `bestmove` lines the UCI protocol prints.
     let r = engine.search(&pos, &limits, &control, &mut |rep: &Report| {
         if let Report::Iteration(it) = rep {
-            let bound = match it.bound {
-                Bound::Exact => "",
-                Bound::Lower => " lowerbound",
-                Bound::Upper => " upperbound",
-            };
-            let pv: Vec<String> = it.pv.iter().map(|m| m.to_uci()).collect();
-            println!(
-                "info depth {} seldepth {} score {}{bound} nodes {} nps {} hashfull {} time {} pv {}",
-                it.depth,
-                it.seldepth,
-                score_text(it.score),
-                it.nodes,
-                it.nps,
-                it.hashfull,
-                it.time_ms,
-                pv.join(" ")
-            );
+            println!("{}", uci::info_line(it, false));
         }
     });
-    if r.best.is_none() {
-        println!("bestmove (none)");
-    } else if r.ponder.is_none() {
-        println!("bestmove {}", r.best);
-    } else {
-        println!("bestmove {} ponder {}", r.best, r.ponder);
-    }
+    println!("{}", uci::bestmove_line(&r));
     ExitCode::SUCCESS
 }
 

@@ -8,6 +8,20 @@ fn pos(fen: &str) -> Position {
     Position::from_fen(fen).expect("test FEN is valid")
 }
 
+/// Every `step`-th WAC position (board, side, castling, en passant), with its line.
+fn wac_positions(step: usize) -> Vec<(String, Position)> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/suites/wac.epd"))
+        .expect("suite present");
+    text.lines()
+        .step_by(step)
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+            let p = Position::from_fen(&format!("{} 0 1", fields.join(" "))).ok()?;
+            Some((line.to_string(), p))
+        })
+        .collect()
+}
+
 fn search(p: &Position, limits: Limits) -> SearchResult {
     let mut e = Engine::new(8);
     e.search(p, &limits, &Control::new(false), &mut |_: &Report| {})
@@ -218,17 +232,11 @@ fn multipv_reports_distinct_lines() {
 
 #[test]
 fn searches_from_suite_positions_return_legal_moves() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/suites/wac.epd"))
-        .expect("suite present");
     let step = if cfg!(debug_assertions) { 25 } else { 3 };
     let mut e = Engine::new(8);
-    for (i, line) in text.lines().enumerate().step_by(step) {
-        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
-        let Ok(p) = Position::from_fen(&format!("{} 0 1", fields.join(" "))) else {
-            continue;
-        };
+    for (i, (line, p)) in wac_positions(step).into_iter().enumerate() {
         let limits = Limits {
-            depth: Some(1 + (i % 5) as i32),
+            depth: Some(1 + (i * step % 5) as i32),
             nodes: Some(30_000),
             ..Limits::default()
         };
@@ -250,17 +258,11 @@ fn searches_from_suite_positions_return_legal_moves() {
 fn a_search_cut_short_still_reports_a_real_score() {
     // Node limits stop searches at arbitrary points, including inside an aspiration re-search
     // after the best move changed; the result must still carry a score, not the window bound.
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/suites/wac.epd"))
-        .expect("suite present");
     let step = if cfg!(debug_assertions) { 30 } else { 4 };
     let mut e = Engine::new(8);
-    for (i, line) in text.lines().enumerate().step_by(step) {
-        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
-        let Ok(p) = Position::from_fen(&format!("{} 0 1", fields.join(" "))) else {
-            continue;
-        };
+    for (i, (line, p)) in wac_positions(step).into_iter().enumerate() {
         let limits = Limits {
-            nodes: Some(3_000 + 7_919 * (i as u64 % 13)),
+            nodes: Some(3_000 + 7_919 * ((i * step) as u64 % 13)),
             ..Limits::default()
         };
         let r = e.search(&p, &limits, &Control::new(false), &mut |_: &Report| {});

@@ -95,31 +95,22 @@ impl<'a> Search<'a> {
         eval: &'a mut Evaluator,
         history: &'a mut History,
     ) -> Search<'a> {
-        let mut root_moves: Vec<RootMove> = pos
-            .legal_moves()
+        let root_move = |mv: Move| RootMove {
+            mv,
+            score: -INFINITY,
+            prev_score: -INFINITY,
+            pv: vec![mv],
+            seldepth: 0,
+        };
+        let legal = pos.legal_moves();
+        let mut root_moves: Vec<RootMove> = legal
             .iter()
             .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m))
-            .map(|&mv| RootMove {
-                mv,
-                score: -INFINITY,
-                prev_score: -INFINITY,
-                pv: vec![mv],
-                seldepth: 0,
-            })
+            .map(|&mv| root_move(mv))
             .collect();
-        if root_moves.is_empty() && !limits.search_moves.is_empty() {
+        if root_moves.is_empty() {
             // None of the requested moves is legal: search them all rather than nothing.
-            root_moves = pos
-                .legal_moves()
-                .iter()
-                .map(|&mv| RootMove {
-                    mv,
-                    score: -INFINITY,
-                    prev_score: -INFINITY,
-                    pv: vec![mv],
-                    seldepth: 0,
-                })
-                .collect();
+            root_moves = legal.iter().map(|&mv| root_move(mv)).collect();
         }
         let forced = root_moves.len() == 1;
         Search {
