@@ -150,13 +150,9 @@ fn run_perft(args: &PerftArgs) -> ExitCode {
         eprintln!("error: give a DEPTH or --suite FILE");
         return ExitCode::from(2);
     };
-    let fen = args.fen.as_deref().unwrap_or(squall::board::fen::START_FEN);
-    let pos = match Position::from_fen(fen) {
+    let pos = match position_arg(args.fen.as_deref()) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: bad FEN: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let start = Instant::now();
     let total = if args.divide {
@@ -203,16 +199,22 @@ fn run_bench(args: &BenchArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The `--fen` argument as a position (the start position without one); a bad FEN is reported
+/// and gives the exit code for a usage error.
+fn position_arg(fen: Option<&str>) -> Result<Position, ExitCode> {
+    let fen = fen.unwrap_or(squall::board::fen::START_FEN);
+    Position::from_fen(fen).map_err(|e| {
+        eprintln!("error: bad FEN: {e}");
+        ExitCode::from(2)
+    })
+}
+
 fn run_search(args: &SearchArgs) -> ExitCode {
     use squall::protocol::uci;
     use squall::search::{Control, Engine, Limits, Report};
-    let fen = args.fen.as_deref().unwrap_or(squall::board::fen::START_FEN);
-    let pos = match Position::from_fen(fen) {
+    let pos = match position_arg(args.fen.as_deref()) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: bad FEN: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let limits = Limits {
         depth: args.depth,

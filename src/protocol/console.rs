@@ -4,7 +4,7 @@
 
 use super::options::{self, Settings};
 use super::worker::Worker;
-use super::{load_fen, uci, Event, Out, Protocol, Session, Switch};
+use super::{drive, load_fen, uci, Handler, Out, Protocol, Session, Switch};
 use crate::board::Position;
 use crate::perft;
 
@@ -169,6 +169,26 @@ impl Console {
     }
 }
 
+impl Handler for Console {
+    fn handle(&mut self, line: &str) -> Option<Switch> {
+        Console::handle(self, line)
+    }
+    /// Prints the best move with its SAN.
+    fn on_done(&mut self, id: u64) {
+        if let Some(r) = self.worker.finished(id) {
+            let san = if r.best.is_none() {
+                String::new()
+            } else {
+                format!(" ({})", self.pos.to_san(r.best))
+            };
+            self.out.line(&format!("{}{san}", uci::bestmove_line(&r)));
+        }
+    }
+    fn on_eof(&mut self) {
+        self.worker.cancel();
+    }
+}
+
 /// Runs a console session; `first` is the line that opened it (handled as a command).
 pub fn run(session: &mut Session, first: Option<String>) -> Switch {
     let settings = Settings::default();
@@ -182,32 +202,5 @@ pub fn run(session: &mut Session, first: Option<String>) -> Switch {
         "Squall {} console; type 'help' (or 'uci' / 'xboard')",
         env!("CARGO_PKG_VERSION")
     ));
-    if let Some(l) = first {
-        if let Some(s) = c.handle(&l) {
-            return s;
-        }
-    }
-    loop {
-        match session.rx.recv() {
-            Ok(Event::Line(l)) => {
-                if let Some(s) = c.handle(&l) {
-                    return s;
-                }
-            }
-            Ok(Event::SearchDone(id)) => {
-                if let Some(r) = c.worker.finished(id) {
-                    let san = if r.best.is_none() {
-                        String::new()
-                    } else {
-                        format!(" ({})", c.pos.to_san(r.best))
-                    };
-                    c.out.line(&format!("{}{san}", uci::bestmove_line(&r)));
-                }
-            }
-            Ok(Event::Eof) | Err(_) => {
-                c.worker.cancel();
-                return None;
-            }
-        }
-    }
+    drive(session, first, &mut c)
 }

@@ -192,3 +192,37 @@ pub struct Session {
 
 /// A protocol's answer to leave for another protocol, with the line that asked for it.
 pub type Switch = Option<(Protocol, String)>;
+
+/// What each protocol does with the session's events; `drive` runs the one event loop.
+pub(crate) trait Handler {
+    /// One input line; `Some` ends the session (with the protocol to switch to, if any).
+    fn handle(&mut self, line: &str) -> Option<Switch>;
+    /// The search with this id has finished.
+    fn on_done(&mut self, id: u64);
+    /// Input closed: abandon any search.
+    fn on_eof(&mut self);
+}
+
+/// Feeds `first` (the line that chose the protocol) and then every event to `h` until the
+/// protocol ends or input closes.
+pub(crate) fn drive(session: &mut Session, first: Option<String>, h: &mut impl Handler) -> Switch {
+    if let Some(l) = first {
+        if let Some(s) = h.handle(&l) {
+            return s;
+        }
+    }
+    loop {
+        match session.rx.recv() {
+            Ok(Event::Line(l)) => {
+                if let Some(s) = h.handle(&l) {
+                    return s;
+                }
+            }
+            Ok(Event::SearchDone(id)) => h.on_done(id),
+            Ok(Event::Eof) | Err(_) => {
+                h.on_eof();
+                return None;
+            }
+        }
+    }
+}

@@ -4,7 +4,9 @@
 
 use super::options::{self, Settings};
 use super::worker::Worker;
-use super::{load_fen, Event, Out, Protocol, Session, Switch, MAX_CLOCK_MS, MAX_MATE_MOVES};
+use super::{
+    drive, load_fen, Handler, Out, Protocol, Session, Switch, MAX_CLOCK_MS, MAX_MATE_MOVES,
+};
 use crate::board::Position;
 use crate::search::{mate_in, Bound, Iteration, Limits, Report, SearchResult};
 use crate::types::Colour;
@@ -354,6 +356,18 @@ impl Uci {
     }
 }
 
+impl Handler for Uci {
+    fn handle(&mut self, line: &str) -> Option<Switch> {
+        Uci::handle(self, line)
+    }
+    fn on_done(&mut self, id: u64) {
+        Uci::on_done(self, id)
+    }
+    fn on_eof(&mut self) {
+        self.worker.cancel();
+    }
+}
+
 /// Runs a UCI session; `first` is the line that chose UCI (usually `uci`).
 pub fn run(session: &mut Session, first: Option<String>) -> Switch {
     let settings = Settings::default();
@@ -364,25 +378,7 @@ pub fn run(session: &mut Session, first: Option<String>) -> Switch {
         pos: Position::startpos(),
         debug: false,
     };
-    if let Some(l) = first {
-        if let Some(s) = uci.handle(&l) {
-            return s;
-        }
-    }
-    loop {
-        match session.rx.recv() {
-            Ok(Event::Line(l)) => {
-                if let Some(s) = uci.handle(&l) {
-                    return s;
-                }
-            }
-            Ok(Event::SearchDone(id)) => uci.on_done(id),
-            Ok(Event::Eof) | Err(_) => {
-                uci.worker.cancel();
-                return None;
-            }
-        }
-    }
+    drive(session, first, &mut uci)
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use super::options::{self, Settings};
 use super::worker::{Reporter, Worker};
-use super::{load_fen, uci, Event, Out, Session, Switch, MAX_CLOCK_MS};
+use super::{drive, load_fen, uci, Handler, Out, Session, Switch, MAX_CLOCK_MS};
 use crate::board::notation::MoveParseError;
 use crate::board::Position;
 use crate::moves::Move;
@@ -1036,6 +1036,18 @@ impl Xboard {
     }
 }
 
+impl Handler for Xboard {
+    fn handle(&mut self, line: &str) -> Option<Switch> {
+        Xboard::handle(self, line)
+    }
+    fn on_done(&mut self, id: u64) {
+        Xboard::on_done(self, id)
+    }
+    fn on_eof(&mut self) {
+        self.stop_job();
+    }
+}
+
 /// Runs an xboard session; `first` is the line that chose xboard.
 pub fn run(session: &mut Session, first: Option<String>) -> Switch {
     let settings = Settings::default();
@@ -1068,25 +1080,7 @@ pub fn run(session: &mut Session, first: Option<String>) -> Switch {
         stat: Arc::new(Mutex::new(Stat::default())),
         debug: false,
     };
-    if let Some(l) = first {
-        if let Some(s) = xb.handle(&l) {
-            return s;
-        }
-    }
-    loop {
-        match session.rx.recv() {
-            Ok(Event::Line(l)) => {
-                if let Some(s) = xb.handle(&l) {
-                    return s;
-                }
-            }
-            Ok(Event::SearchDone(id)) => xb.on_done(id),
-            Ok(Event::Eof) | Err(_) => {
-                xb.stop_job();
-                return None;
-            }
-        }
-    }
+    drive(session, first, &mut xb)
 }
 
 #[cfg(test)]
