@@ -11,6 +11,7 @@ pub mod limits;
 pub mod params;
 pub mod picker;
 pub mod searcher;
+pub mod smp;
 pub mod time;
 pub mod tt;
 
@@ -21,6 +22,7 @@ use crate::eval::{EvalStats, Evaluator};
 use crate::moves::Move;
 
 pub use limits::Limits;
+pub use smp::SmpStats;
 pub use params::{INFINITY, MATE, MATE_BOUND};
 pub use tt::{Bound, TranspositionTable};
 
@@ -171,6 +173,11 @@ impl Engine {
         self.tt.clear();
         self.evaluator.clear();
         self.history.clear();
+    }
+
+    /// Parallel-search counters of the last search (all zero on one thread).
+    pub fn smp_stats(&self) -> SmpStats {
+        SmpStats::default()
     }
 
     pub fn eval_stats(&self) -> EvalStats {
