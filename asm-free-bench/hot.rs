@@ -127,7 +127,7 @@ fn bench_tt(c: &mut Criterion) {
     use squall::search::tt::{Bound, TranspositionTable};
     // A 64 MB table, far larger than the caches, probed at pseudo-random keys: the cost is the
     // memory access, as in a search.
-    let mut tt = TranspositionTable::new(64);
+    let tt = TranspositionTable::new(64);
     let keys: Vec<u64> = (0..4096u64)
         .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (i << 29))
         .collect();

@@ -96,6 +96,9 @@ struct SearchArgs {
     /// Hash table size in MB.
     #[arg(long, default_value_t = squall::search::tt::DEFAULT_HASH_MB)]
     hash: usize,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 #[derive(clap::Args)]
@@ -223,6 +226,7 @@ fn run_search(args: &SearchArgs) -> ExitCode {
         ..Limits::default()
     };
     let mut engine = Engine::new(args.hash);
+    engine.options.threads = args.threads.max(1);
     let control = Control::new(false);
     // The same `info` and `bestmove` lines the UCI protocol prints.
     let r = engine.search(&pos, &limits, &control, &mut |rep: &Report| {
@@ -231,6 +235,9 @@ fn run_search(args: &SearchArgs) -> ExitCode {
         }
     });
     println!("{}", uci::bestmove_line(&r));
+    if args.threads > 1 {
+        eprintln!("{:?}", engine.smp_stats());
+    }
     ExitCode::SUCCESS
 }
 

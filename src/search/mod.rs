@@ -16,18 +16,20 @@ pub mod time;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use crate::board::Position;
 use crate::eval::{EvalStats, Evaluator};
 use crate::moves::Move;
 
 pub use limits::Limits;
-pub use smp::SmpStats;
 pub use params::{INFINITY, MATE, MATE_BOUND};
+pub use smp::SmpStats;
 pub use tt::{Bound, TranspositionTable};
 
 use history::History;
 use searcher::Search;
+use smp::{Job, Pool};
 
 /// Flags shared between the thread that runs a search and the threads that control it.
 #[derive(Debug, Default)]
@@ -116,6 +118,9 @@ pub fn mate_in(score: i32) -> Option<i32> {
     }
 }
 
+/// Most search threads (the `Threads` option's maximum).
+pub const MAX_THREADS: usize = 256;
+
 /// Settings that persist between searches.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -134,12 +139,19 @@ impl Default for Options {
     }
 }
 
-/// Everything that lives from one search to the next: the hash table, the evaluator's pawn
-/// hash, the history tables and the options.
+/// Everything that lives from one search to the next: the shared hash table, the main
+/// thread's pawn hash and history, the helper threads (parked between searches) and the
+/// options.
 pub struct Engine {
-    tt: TranspositionTable,
+    /// Shared with the helpers during a search only; between searches this is the one owner,
+    /// so resizing and clearing need no lock.
+    tt: Arc<TranspositionTable>,
     evaluator: Evaluator,
     history: Box<History>,
+    pool: Pool,
+    /// Bumped by `clear`, so helpers clear their own tables before the next search.
+    clear_epoch: u64,
+    smp_stats: SmpStats,
     pub options: Options,
 }
 
@@ -152,32 +164,46 @@ impl Default for Engine {
 impl Engine {
     pub fn new(hash_mb: usize) -> Engine {
         Engine {
-            tt: TranspositionTable::new(hash_mb),
+            tt: Arc::new(TranspositionTable::new(hash_mb)),
             evaluator: Evaluator::new(),
             history: Box::new(History::new()),
+            pool: Pool::new(),
+            clear_epoch: 0,
+            smp_stats: SmpStats::default(),
             options: Options::default(),
         }
     }
 
+    /// The table, for changes between searches (the helpers hold no reference then).
+    fn tt_mut(&mut self) -> &mut TranspositionTable {
+        if Arc::get_mut(&mut self.tt).is_none() {
+            // Not reachable (a search always takes its references back), but a fresh table
+            // is a safe answer.
+            self.tt = Arc::new(TranspositionTable::new(self.tt.size_mb()));
+        }
+        Arc::get_mut(&mut self.tt).expect("a fresh table has one owner")
+    }
+
     /// Resizes the hash table (contents are lost).
     pub fn set_hash(&mut self, mb: usize) {
-        self.tt.resize(mb);
+        self.tt_mut().resize(mb);
     }
 
     pub fn hash_mb(&self) -> usize {
         self.tt.size_mb()
     }
 
-    /// Forget everything learnt: hash table, pawn hash, history (a new game).
+    /// Forget everything learnt: hash table, pawn hashes, histories (a new game).
     pub fn clear(&mut self) {
-        self.tt.clear();
+        self.tt_mut().clear();
         self.evaluator.clear();
         self.history.clear();
+        self.clear_epoch += 1;
     }
 
     /// Parallel-search counters of the last search (all zero on one thread).
     pub fn smp_stats(&self) -> SmpStats {
-        SmpStats::default()
+        self.smp_stats
     }
 
     pub fn eval_stats(&self) -> EvalStats {
@@ -188,8 +214,9 @@ impl Engine {
         &mut self.evaluator
     }
 
-    /// Searches `pos` (whose move history counts for repetitions) within `limits`. Reports go
-    /// to `reporter` on the calling thread; `control` stops the search or ends pondering.
+    /// Searches `pos` (whose move history counts for repetitions) within `limits` on
+    /// `options.threads` threads. Reports go to `reporter` on the calling thread; `control`
+    /// stops the search or ends pondering.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -197,17 +224,42 @@ impl Engine {
         control: &Control,
         reporter: &mut dyn FnMut(&Report),
     ) -> SearchResult {
-        self.tt.new_search();
+        self.pool
+            .resize(self.options.threads.clamp(1, MAX_THREADS) - 1);
+        let tt = self.tt_mut();
+        tt.new_search();
+        tt.take_waits();
         self.history.clear_killers();
-        let mut s = Search::new(
-            pos,
-            limits,
-            control,
-            &self.options,
-            &mut self.tt,
-            &mut self.evaluator,
-            &mut self.history,
-        );
-        s.run(reporter)
+        let job = Arc::new(Job::new(
+            self.tt.clone(),
+            self.pool.helpers() + 1,
+            self.clear_epoch,
+        ));
+        self.pool.start(&job);
+        let mut result = {
+            let mut s = Search::new(
+                pos,
+                limits,
+                control,
+                &self.options,
+                &job,
+                &mut self.evaluator,
+                &mut self.history,
+            );
+            s.run(reporter)
+        };
+        // Every split point of the main thread is finished; release the helpers.
+        job.abort.store(true, Ordering::Relaxed);
+        job.done.store(true, Ordering::Release);
+        self.pool.wait();
+        self.smp_stats = SmpStats {
+            splits: job.splits.load(Ordering::Relaxed),
+            joins: job.joins.load(Ordering::Relaxed),
+            split_cutoffs: job.split_cutoffs.load(Ordering::Relaxed),
+            tt_lock_waits: self.tt.take_waits(),
+            helper_nodes: job.other_nodes(0),
+        };
+        result.nodes += self.smp_stats.helper_nodes;
+        result
     }
 }

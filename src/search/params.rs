@@ -100,3 +100,16 @@ pub const HISTORY_BONUS_MAX: i32 = 1_200;
 // ----- time polling -----
 /// Check the clock and the stop flag every this many nodes (a power of two minus one mask).
 pub const POLL_MASK: u64 = 2047;
+
+// Parallel search (young brothers wait).
+/// Least remaining depth at which a node is shared: shallower subtrees finish before a
+/// helper would have paid for joining.
+pub const SPLIT_MIN_DEPTH: i32 = 4 * ONE_PLY;
+/// Moves a PV node searches alone before it may split (the eldest brother).
+pub const SPLIT_PV_MOVES: usize = 1;
+/// Moves that must fail low at a non-PV node before it is taken for an ALL node and split.
+pub const SPLIT_ALL_MOVES: usize = 3;
+/// Most helpers at one split point (besides the owner).
+pub const SPLIT_MAX_HELPERS: usize = 7;
+/// Most split points one thread owns at a time (bounds the recursion of helpful masters).
+pub const SPLIT_MAX_PER_THREAD: usize = 8;

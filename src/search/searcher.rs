@@ -1,10 +1,18 @@
-//! One search: the per-search context (position, stacks, counters, PV) and the three levels of
-//! the tree walk — iterative deepening with aspiration windows at the root, PVS alpha-beta with
-//! extensions, reductions and pruning inside, and quiescence at the leaves.
+//! One search. `Search` is the main thread's root driver: iterative deepening with aspiration
+//! windows, the root move list, reports and the clock. `Tree` is the per-thread search context
+//! (typhoon's searcher thread context: position, move and eval stacks, PV, node counter, the
+//! thread's own evaluator and history, the split point it works under) and walks the tree: PVS
+//! alpha-beta with extensions, reductions and pruning, quiescence at the leaves, and the YBW
+//! split loop shared by a split point's owner and its helpers (see `smp.rs`).
 
-use std::sync::LazyLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 
+use crossbeam_utils::Backoff;
+use parking_lot::Mutex;
+
+use crate::board::attacks::CheckInfo;
 use crate::board::see::SEE_VALUES;
 use crate::board::Position;
 use crate::eval::Evaluator;
@@ -15,6 +23,7 @@ use super::history::{Context, History};
 use super::limits::Limits;
 use super::params::*;
 use super::picker::Picker;
+use super::smp::{Job, NodeInfo, SplitPoint, SplitState};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable, TtHit};
 use super::{Control, Iteration, Options, Report, SearchResult};
@@ -46,22 +55,41 @@ struct RootMove {
     seldepth: i32,
 }
 
+/// What only the main thread watches while it walks the tree: the stop and ponder flags, the
+/// node limit and the clock. It ends the search for every thread by setting the job's abort.
+pub struct MainCtl<'a> {
+    limits: &'a Limits,
+    control: &'a Control,
+    tm: TimeManager,
+    pondering: bool,
+}
+
+/// The main thread's root driver.
 pub struct Search<'a> {
-    pos: Position,
+    tree: Tree<'a>,
     limits: &'a Limits,
     control: &'a Control,
     options: &'a Options,
-    tt: &'a mut TranspositionTable,
+    start: Instant,
+    root_moves: Vec<RootMove>,
+    best_move_changes: u32,
+}
+
+/// A thread's search context.
+pub struct Tree<'a> {
+    /// 0 for the main thread.
+    id: usize,
+    job: &'a Job,
+    tt: &'a TranspositionTable,
     eval: &'a mut Evaluator,
     history: &'a mut History,
-    tm: TimeManager,
-    start: Instant,
-    pondering: bool,
+    main: Option<MainCtl<'a>>,
+    pos: Position,
+    /// Unwind now: the search was stopped, or a split point above was cut off.
     stopped: bool,
     nodes: u64,
     seldepth: i32,
     root_depth: i32,
-    root_moves: Vec<RootMove>,
     /// Triangular PV: `pv[ply][ply..pv_len[ply]]` is the best line found from `ply`.
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -69,7 +97,24 @@ pub struct Search<'a> {
     evals: [i32; MAX_PLY + 2],
     /// Move made at each ply (`Move::NONE` for a null move).
     moves: [Move; MAX_PLY + 2],
-    best_move_changes: u32,
+    /// The innermost split point this thread works under (owner or helper).
+    split: Option<Arc<SplitPoint>>,
+    /// Split points this thread owns on its stack.
+    splits_owned: usize,
+}
+
+/// What became of one move of a node's move loop.
+enum Step {
+    Searched(i32),
+    Pruned,
+    /// Pruned, and so will every later quiet move be.
+    PrunedQuiets,
+}
+
+/// A node's results after a split: the loop's variables, brought up to date.
+struct AfterSplit {
+    best: i32,
+    best_move: Move,
 }
 
 /// Is the pawn of `c` on `sq` passed (no enemy pawn ahead on its own or a neighbouring file)?
@@ -86,12 +131,13 @@ fn is_passed(pos: &Position, sq: u8, c: Colour) -> bool {
 }
 
 impl<'a> Search<'a> {
+    /// The main thread's search of `pos`, sharing `job` with the helpers.
     pub fn new(
         pos: &Position,
         limits: &'a Limits,
         control: &'a Control,
         options: &'a Options,
-        tt: &'a mut TranspositionTable,
+        job: &'a Job,
         eval: &'a mut Evaluator,
         history: &'a mut History,
     ) -> Search<'a> {
@@ -113,75 +159,54 @@ impl<'a> Search<'a> {
             root_moves = legal.iter().map(|&mv| root_move(mv)).collect();
         }
         let forced = root_moves.len() == 1;
+        let mut tree = Tree::main(job, limits, control, options, forced, eval, history);
+        tree.pos = pos.clone();
         Search {
-            pos: pos.clone(),
+            tree,
             limits,
             control,
             options,
-            tt,
-            eval,
-            history,
-            tm: TimeManager::new(limits, options.move_overhead_ms, forced),
             start: Instant::now(),
-            pondering: limits.ponder,
-            stopped: false,
-            nodes: 0,
-            seldepth: 0,
-            root_depth: 0,
             root_moves,
-            pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
-            pv_len: [0; MAX_PLY + 1],
-            evals: [0; MAX_PLY + 2],
-            moves: [Move::NONE; MAX_PLY + 2],
             best_move_changes: 0,
         }
+    }
+
+    /// The main thread's clock and stop controls.
+    fn ctl(&mut self) -> &mut MainCtl<'a> {
+        self.tree
+            .main
+            .as_mut()
+            .expect("the main thread's tree carries the search controls")
+    }
+
+    /// Nodes of all threads.
+    fn nodes(&self) -> u64 {
+        self.tree.nodes + self.tree.job.other_nodes(self.tree.id)
     }
 
     fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
     }
 
-    /// Checks the stop flag, the node limit, a ponder hit and the hard deadline.
-    fn poll(&mut self) {
-        if self.control.is_stopped() {
-            self.stopped = true;
-            return;
-        }
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
-            self.stopped = true;
-            return;
-        }
-        if self.pondering {
-            if self.control.is_pondering() {
-                return;
-            }
-            self.pondering = false;
-            self.tm.restart();
-        }
-        // Iteration 1 always completes, so there is always a searched move to play.
-        if self.root_depth > 1 && self.tm.hard_expired() {
-            self.stopped = true;
-        }
-    }
-
     fn iteration_report(&self, pv_idx: usize, bound: Bound) -> Iteration {
         let rm = &self.root_moves[pv_idx];
         let ms = self.elapsed_ms();
         let (score, depth) = if bound == Bound::Exact && rm.score == -INFINITY {
-            (rm.prev_score, self.root_depth - 1)
+            (rm.prev_score, self.tree.root_depth - 1)
         } else {
-            (rm.score, self.root_depth)
+            (rm.score, self.tree.root_depth)
         };
         Iteration {
             depth: depth.max(1),
-            seldepth: rm.seldepth.max(self.seldepth.min(MAX_PLY as i32)),
+            seldepth: rm.seldepth.max(self.tree.seldepth.min(MAX_PLY as i32)),
             multipv: pv_idx + 1,
             score,
             bound,
-            nodes: self.nodes,
+            nodes: self.nodes(),
             time_ms: ms,
-            nps: self.nodes * 1000 / ms.max(1),
-            hashfull: self.tt.hashfull(),
+            nps: self.nodes() * 1000 / ms.max(1),
+            hashfull: self.tree.tt.hashfull(),
             pv: rm.pv.clone(),
         }
     }
@@ -190,7 +215,11 @@ impl<'a> Search<'a> {
     /// partial one, when it already found a better move).
     pub fn run(&mut self, reporter: &mut dyn FnMut(&Report)) -> SearchResult {
         if self.root_moves.is_empty() {
-            let score = if self.pos.in_check() { -MATE } else { DRAW };
+            let score = if self.tree.pos.in_check() {
+                -MATE
+            } else {
+                DRAW
+            };
             self.wait_while_pondering();
             return SearchResult {
                 best: Move::NONE,
@@ -208,11 +237,11 @@ impl<'a> Search<'a> {
         // for when the search stops before the best move has a score of its own.
         let mut last_score = -INFINITY;
         for depth in 1..=max_depth {
-            self.root_depth = depth;
+            self.tree.root_depth = depth;
             self.best_move_changes = 0;
             let mut fail_low = false;
             for pv_idx in 0..multipv {
-                self.seldepth = 0;
+                self.tree.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
                 let mut delta = ASPIRATION_DELTA;
                 let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH {
@@ -224,7 +253,7 @@ impl<'a> Search<'a> {
                     let score = self.root_search(depth * ONE_PLY, alpha, beta, pv_idx, reporter);
                     // Best first; moves that failed low keep their order (stable sort).
                     self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                    if self.stopped {
+                    if self.tree.stopped {
                         break;
                     }
                     if pv_idx == 0 {
@@ -248,13 +277,13 @@ impl<'a> Search<'a> {
                     }
                     delta = delta * ASPIRATION_GROW_NUM / ASPIRATION_GROW_DEN;
                 }
-                if self.stopped {
+                if self.tree.stopped {
                     break;
                 }
                 let it = self.iteration_report(pv_idx, Bound::Exact);
                 reporter(&Report::Iteration(&it));
             }
-            if self.stopped {
+            if self.tree.stopped {
                 // A partial iteration whose first line is complete is worth reporting.
                 if self.root_moves[0].score > -INFINITY && depth > 1 {
                     let it = self.iteration_report(0, Bound::Exact);
@@ -275,16 +304,19 @@ impl<'a> Search<'a> {
             // A proven mate will not change: stop a timed search once the iterations are well
             // past its length.
             let best = self.root_moves[0].score;
-            if self.tm.has_deadline()
-                && !self.pondering
+            let ctl = self.ctl();
+            if ctl.tm.has_deadline()
+                && !ctl.pondering
                 && best.abs() >= MATE_BOUND
                 && depth > MATE - best.abs() + MATE_STOP_EXTRA_DEPTH
             {
                 break;
             }
-            if !self.pondering {
-                self.tm.adjust(self.best_move_changes, fail_low);
-                if self.tm.soft_expired() {
+            let changes = self.best_move_changes;
+            let ctl = self.ctl();
+            if !ctl.pondering {
+                ctl.tm.adjust(changes, fail_low);
+                if ctl.tm.soft_expired() {
                     break;
                 }
             }
@@ -303,7 +335,8 @@ impl<'a> Search<'a> {
                 .find(|&v| v != -INFINITY)
                 .unwrap_or(DRAW),
             depth: completed.max(1),
-            nodes: self.nodes,
+            // This thread's; the engine adds the helpers' once they have finished.
+            nodes: self.tree.nodes,
             time_ms: self.elapsed_ms(),
         }
     }
@@ -320,14 +353,17 @@ impl<'a> Search<'a> {
         if best.is_none() {
             return Move::NONE;
         }
-        self.pos.make(best);
+        self.tree.pos.make(best);
         let reply = self
+            .tree
             .tt
-            .probe(self.pos.key(), 0)
+            .probe(self.tree.pos.key(), 0)
             .map(|h| h.mv)
-            .filter(|&m| self.pos.is_pseudo_legal(m) && self.pos.legal_moves().contains(m))
+            .filter(|&m| {
+                self.tree.pos.is_pseudo_legal(m) && self.tree.pos.legal_moves().contains(m)
+            })
             .unwrap_or(Move::NONE);
-        self.pos.unmake();
+        self.tree.pos.unmake();
         reply
     }
 
@@ -344,53 +380,56 @@ impl<'a> Search<'a> {
         for rm in self.root_moves[pv_idx..].iter_mut() {
             rm.score = -INFINITY;
         }
-        let in_check = self.pos.in_check();
-        self.evals[0] = if in_check {
+        let in_check = self.tree.pos.in_check();
+        self.tree.evals[0] = if in_check {
             -INFINITY
         } else {
-            self.eval.evaluate_full(&self.pos)
+            self.tree.eval.evaluate_full(&self.tree.pos)
         };
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             if self.elapsed_ms() > CURRMOVE_AFTER_MS {
                 reporter(&Report::CurrMove {
-                    depth: self.root_depth,
+                    depth: self.tree.root_depth,
                     mv: m,
                     number: i + 1,
                 });
             }
-            let gives_check = self.pos.gives_check(m);
+            let gives_check = self.tree.pos.gives_check(m);
             let ext = if gives_check { CHECK_EXTENSION } else { 0 };
             let new_depth = depth - ONE_PLY + ext;
-            self.moves[0] = m;
-            self.pos.make(m);
+            self.tree.moves[0] = m;
+            self.tree.pos.make(m);
             let score = if i == pv_idx {
-                -self.alpha_beta(-beta, -alpha, new_depth, 1)
+                -self.tree.alpha_beta(-beta, -alpha, new_depth, 1)
             } else {
                 let mut r = 0;
                 if depth >= LMR_MIN_DEPTH && i - pv_idx > LMR_MIN_MOVES && m.is_quiet() {
-                    r = self.reduction(depth, i - pv_idx + 1, true, true, gives_check, 0);
+                    r = self
+                        .tree
+                        .reduction(depth, i - pv_idx + 1, true, true, gives_check, 0);
                 }
-                let mut s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, 1);
+                let mut s = -self.tree.alpha_beta(-alpha - 1, -alpha, new_depth - r, 1);
                 if s > alpha && r > 0 {
-                    s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, 1);
+                    s = -self.tree.alpha_beta(-alpha - 1, -alpha, new_depth, 1);
                 }
                 if s > alpha && s < beta {
-                    s = -self.alpha_beta(-beta, -alpha, new_depth, 1);
+                    s = -self.tree.alpha_beta(-beta, -alpha, new_depth, 1);
                 }
                 s
             };
-            self.pos.unmake();
-            if self.stopped {
+            self.tree.pos.unmake();
+            if self.tree.stopped {
                 return best;
             }
             let rm = &mut self.root_moves[i];
             if i == pv_idx || score > alpha {
                 rm.score = score;
-                rm.seldepth = self.seldepth;
+                rm.seldepth = self.tree.seldepth;
                 rm.pv.clear();
                 rm.pv.push(m);
-                rm.pv.extend_from_slice(&self.pv[1][1..self.pv_len[1]]);
+                rm.pv
+                    .extend_from_slice(&self.tree.pv[1][1..self.tree.pv_len[1]]);
                 if i != pv_idx && score > alpha {
                     self.best_move_changes += 1;
                 }
@@ -408,6 +447,103 @@ impl<'a> Search<'a> {
             }
         }
         best
+    }
+}
+
+impl<'a> Tree<'a> {
+    fn new(
+        id: usize,
+        job: &'a Job,
+        eval: &'a mut Evaluator,
+        history: &'a mut History,
+        main: Option<MainCtl<'a>>,
+    ) -> Tree<'a> {
+        Tree {
+            id,
+            job,
+            tt: &job.tt,
+            eval,
+            history,
+            main,
+            pos: Position::startpos(),
+            stopped: false,
+            nodes: 0,
+            seldepth: 0,
+            root_depth: 0,
+            pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            evals: [0; MAX_PLY + 2],
+            moves: [Move::NONE; MAX_PLY + 2],
+            split: None,
+            splits_owned: 0,
+        }
+    }
+
+    /// The main thread's context: it also watches the clock and the stop flags.
+    pub fn main(
+        job: &'a Job,
+        limits: &'a Limits,
+        control: &'a Control,
+        options: &Options,
+        forced: bool,
+        eval: &'a mut Evaluator,
+        history: &'a mut History,
+    ) -> Tree<'a> {
+        let ctl = MainCtl {
+            limits,
+            control,
+            tm: TimeManager::new(limits, options.move_overhead_ms, forced),
+            pondering: limits.ponder,
+        };
+        Tree::new(0, job, eval, history, Some(ctl))
+    }
+
+    /// A helper thread's context: it only works at split points.
+    pub fn helper(
+        job: &'a Job,
+        id: usize,
+        eval: &'a mut Evaluator,
+        history: &'a mut History,
+    ) -> Tree<'a> {
+        Tree::new(id, job, eval, history, None)
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Publishes the node count; the main thread also checks the stop flag, the node limit, a
+    /// ponder hit and the hard deadline, and ends the search for every thread.
+    fn poll(&mut self) {
+        self.job.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        let others = self.job.other_nodes(self.id);
+        let nodes = self.nodes;
+        let root_depth = self.root_depth;
+        let Some(ctl) = self.main.as_mut() else {
+            if self.job.aborted() {
+                self.stopped = true;
+            }
+            return;
+        };
+        let stop =
+            ctl.control.is_stopped() || ctl.limits.nodes.is_some_and(|n| nodes + others >= n) || {
+                if ctl.pondering && !ctl.control.is_pondering() {
+                    ctl.pondering = false;
+                    ctl.tm.restart();
+                }
+                // Iteration 1 always completes, so there is always a searched move to play.
+                !ctl.pondering && root_depth > 1 && ctl.tm.hard_expired()
+            };
+        if stop {
+            self.stopped = true;
+            self.job.abort.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Must this thread unwind: the search is over, or a split point it works under (or one
+    /// above that) has been cut off?
+    fn must_unwind(&self) -> bool {
+        self.job.aborted() || self.split.as_ref().is_some_and(|sp| sp.cut_here_or_above())
     }
 
     /// LMR amount in quarter plies for the `count`-th move (1-based) at `depth`; a good
@@ -450,6 +586,10 @@ impl<'a> Search<'a> {
     #[inline]
     fn enter_node(&mut self, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
         self.count_node(ply);
+        // Under a split point a cutoff above must stop this thread at once.
+        if self.split.is_some() && !self.stopped && self.must_unwind() {
+            self.stopped = true;
+        }
         if self.stopped {
             return Some(0);
         }
@@ -606,6 +746,19 @@ impl<'a> Search<'a> {
             },
         ];
         let mut picker = Picker::main(tt_move, in_check, killers, grand, counter, ctx);
+        let node = NodeInfo {
+            ply,
+            depth,
+            beta,
+            pv_node,
+            in_check,
+            eval,
+            improving,
+            may_extend: (ply as i32) < self.root_depth * EXTENSION_PLY_FACTOR,
+            prev,
+            ctx,
+            killers,
+        };
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -614,8 +767,6 @@ impl<'a> Search<'a> {
         let mut searched = 0usize;
         let mut quiets = [Move::NONE; MAX_QUIETS_TRIED];
         let mut n_quiets = 0;
-        let d = depth / ONE_PLY;
-        let may_extend = (ply as i32) < self.root_depth * EXTENSION_PLY_FACTOR;
 
         while let Some(m) = picker.next(&self.pos, self.history, &ci) {
             if !self.pos.is_legal(m, &ci) {
@@ -623,95 +774,16 @@ impl<'a> Search<'a> {
             }
             legal += 1;
             let quiet = m.is_quiet();
-            let gives_check = self.pos.gives_check(m);
-
-            // Pruning of moves that cannot raise alpha, once one line has been searched.
-            if !in_check && searched > 0 && best > -MATE_BOUND {
-                if quiet && !gives_check {
-                    let lmp_count = (LMP_BASE + d * d) / if improving { 1 } else { 2 };
-                    if d <= LMP_DEPTH && legal as i32 > lmp_count {
-                        picker.skip_quiets = true;
-                        continue;
-                    }
-                    if d <= FUTILITY_DEPTH && eval + FUTILITY_BASE + FUTILITY_PER_PLY * d <= alpha {
-                        picker.skip_quiets = true;
-                        continue;
-                    }
-                    if d <= HISTORY_PRUNE_DEPTH
-                        && self.history.score(m, &ctx) < -HISTORY_PRUNE_PER_PLY * d
-                    {
-                        continue;
-                    }
-                    if d <= SEE_QUIET_DEPTH && !self.pos.see_ge(m, -SEE_QUIET_MARGIN * d) {
-                        continue;
-                    }
-                } else if !quiet
-                    && d <= SEE_CAPTURE_DEPTH
-                    && !self.pos.see_ge(m, -SEE_CAPTURE_MARGIN * d)
-                {
+            let bad_capture = picker.in_bad_captures();
+            let score = match self.search_move(&node, m, legal, searched, bad_capture, alpha, best)
+            {
+                Step::Searched(score) => score,
+                Step::Pruned => continue,
+                Step::PrunedQuiets => {
+                    picker.skip_quiets = true;
                     continue;
                 }
-            }
-
-            let mut ext = 0;
-            if may_extend {
-                if gives_check {
-                    ext += CHECK_EXTENSION;
-                }
-                if m.is_capture() && prev.is_capture() && m.to() == prev.to() {
-                    let a = SEE_VALUES[m.captured().kind_index() as usize];
-                    let b = SEE_VALUES[prev.captured().kind_index() as usize];
-                    if (a - b).abs() <= RECAPTURE_VALUE_TOLERANCE {
-                        ext += RECAPTURE_EXTENSION;
-                    }
-                }
-                if m.moved().is_kind(Kind::Pawn)
-                    && us.relative_rank(rank_of(m.to())) == 6
-                    && is_passed(&self.pos, m.to(), us)
-                {
-                    ext += PAWN_SEVENTH_EXTENSION;
-                }
-                ext = ext.min(EXTENSION_CAP);
-            }
-            let new_depth = depth - ONE_PLY + ext;
-
-            self.moves[ply] = m;
-            self.pos.make(m);
-            let score = if searched == 0 {
-                -self.alpha_beta(-beta, -alpha, new_depth, ply + 1)
-            } else {
-                let mut r = 0;
-                if depth >= LMR_MIN_DEPTH
-                    && searched >= LMR_MIN_MOVES + pv_node as usize
-                    && !in_check
-                    && (quiet || picker.in_bad_captures())
-                {
-                    r = self.reduction(
-                        depth,
-                        searched + 1,
-                        pv_node,
-                        improving,
-                        gives_check,
-                        if quiet {
-                            self.history.score(m, &ctx)
-                        } else {
-                            0
-                        },
-                    );
-                    if quiet && (m == killers[0] || m == killers[1]) {
-                        r = (r - ONE_PLY).max(0);
-                    }
-                }
-                let mut s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, ply + 1);
-                if s > alpha && r > 0 {
-                    s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, ply + 1);
-                }
-                if s > alpha && s < beta {
-                    s = -self.alpha_beta(-beta, -alpha, new_depth, ply + 1);
-                }
-                s
             };
-            self.pos.unmake();
             if self.stopped {
                 return 0;
             }
@@ -738,6 +810,35 @@ impl<'a> Search<'a> {
                 quiets[n_quiets] = m;
                 n_quiets += 1;
             }
+
+            // Young brothers wait: with the first move(s) searched and a thread idle, share
+            // the rest of this node.
+            if self.may_split(&node, searched) {
+                let after = self.split(
+                    &node,
+                    &mut picker,
+                    &ci,
+                    (alpha, best, best_move),
+                    legal,
+                    searched,
+                );
+                if self.stopped {
+                    return 0;
+                }
+                if after.best >= beta && after.best_move != best_move && after.best_move.is_quiet()
+                {
+                    self.history.update_cutoff(
+                        after.best_move,
+                        &quiets[..n_quiets],
+                        depth,
+                        ply,
+                        &ctx,
+                    );
+                }
+                best = after.best;
+                best_move = after.best_move;
+                break;
+            }
         }
 
         if legal == 0 {
@@ -752,6 +853,326 @@ impl<'a> Search<'a> {
         self.tt
             .store(key, best_move, best, stored_eval, depth, bound, ply);
         best
+    }
+
+    /// One move of a node's move loop: prunes it, or extends, reduces and searches it (PVS,
+    /// with a re-search when a reduced or null-window search beats alpha). `legal` counts this
+    /// move; `searched` moves came before it; `best` and `alpha` are the node's so far.
+    #[allow(clippy::too_many_arguments)]
+    fn search_move(
+        &mut self,
+        n: &NodeInfo,
+        m: Move,
+        legal: usize,
+        searched: usize,
+        bad_capture: bool,
+        alpha: i32,
+        best: i32,
+    ) -> Step {
+        let ply = n.ply;
+        let depth = n.depth;
+        let beta = n.beta;
+        let d = depth / ONE_PLY;
+        let quiet = m.is_quiet();
+        let gives_check = self.pos.gives_check(m);
+
+        // Pruning of moves that cannot raise alpha, once one line has been searched.
+        if !n.in_check && searched > 0 && best > -MATE_BOUND {
+            if quiet && !gives_check {
+                let lmp_count = (LMP_BASE + d * d) / if n.improving { 1 } else { 2 };
+                if d <= LMP_DEPTH && legal as i32 > lmp_count {
+                    return Step::PrunedQuiets;
+                }
+                if d <= FUTILITY_DEPTH && n.eval + FUTILITY_BASE + FUTILITY_PER_PLY * d <= alpha {
+                    return Step::PrunedQuiets;
+                }
+                if d <= HISTORY_PRUNE_DEPTH
+                    && self.history.score(m, &n.ctx) < -HISTORY_PRUNE_PER_PLY * d
+                {
+                    return Step::Pruned;
+                }
+                if d <= SEE_QUIET_DEPTH && !self.pos.see_ge(m, -SEE_QUIET_MARGIN * d) {
+                    return Step::Pruned;
+                }
+            } else if !quiet
+                && d <= SEE_CAPTURE_DEPTH
+                && !self.pos.see_ge(m, -SEE_CAPTURE_MARGIN * d)
+            {
+                return Step::Pruned;
+            }
+        }
+
+        let prev = n.prev;
+        let mut ext = 0;
+        if n.may_extend {
+            if gives_check {
+                ext += CHECK_EXTENSION;
+            }
+            if m.is_capture() && prev.is_capture() && m.to() == prev.to() {
+                let a = SEE_VALUES[m.captured().kind_index() as usize];
+                let b = SEE_VALUES[prev.captured().kind_index() as usize];
+                if (a - b).abs() <= RECAPTURE_VALUE_TOLERANCE {
+                    ext += RECAPTURE_EXTENSION;
+                }
+            }
+            let us = self.pos.side_to_move();
+            if m.moved().is_kind(Kind::Pawn)
+                && us.relative_rank(rank_of(m.to())) == 6
+                && is_passed(&self.pos, m.to(), us)
+            {
+                ext += PAWN_SEVENTH_EXTENSION;
+            }
+            ext = ext.min(EXTENSION_CAP);
+        }
+        let new_depth = depth - ONE_PLY + ext;
+
+        self.moves[ply] = m;
+        self.pos.make(m);
+        let score = if searched == 0 {
+            -self.alpha_beta(-beta, -alpha, new_depth, ply + 1)
+        } else {
+            let mut r = 0;
+            if depth >= LMR_MIN_DEPTH
+                && searched >= LMR_MIN_MOVES + n.pv_node as usize
+                && !n.in_check
+                && (quiet || bad_capture)
+            {
+                r = self.reduction(
+                    depth,
+                    searched + 1,
+                    n.pv_node,
+                    n.improving,
+                    gives_check,
+                    if quiet {
+                        self.history.score(m, &n.ctx)
+                    } else {
+                        0
+                    },
+                );
+                if quiet && (m == n.killers[0] || m == n.killers[1]) {
+                    r = (r - ONE_PLY).max(0);
+                }
+            }
+            let mut s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, ply + 1);
+            if s > alpha && r > 0 {
+                s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, ply + 1);
+            }
+            if s > alpha && s < beta {
+                s = -self.alpha_beta(-beta, -alpha, new_depth, ply + 1);
+            }
+            s
+        };
+        self.pos.unmake();
+        Step::Searched(score)
+    }
+
+    /// Is this node worth sharing now? Deep enough, its eldest brothers searched (one at a
+    /// PV node, a few at an expected ALL node), and a thread is looking for work.
+    fn may_split(&self, n: &NodeInfo, searched: usize) -> bool {
+        self.job.threads > 1
+            && n.depth >= SPLIT_MIN_DEPTH
+            && searched
+                >= if n.pv_node {
+                    SPLIT_PV_MOVES
+                } else {
+                    SPLIT_ALL_MOVES
+                }
+            && self.splits_owned < SPLIT_MAX_PER_THREAD
+            && self.job.idle.load(Ordering::Relaxed) > 0
+    }
+
+    /// Turns this node into a split point: its remaining legal moves, in the picker's order,
+    /// go into a shared list; this thread searches them with whichever helpers join, then
+    /// waits for (and helps) its helpers, and returns the node's result.
+    #[allow(clippy::too_many_arguments)]
+    fn split(
+        &mut self,
+        n: &NodeInfo,
+        picker: &mut Picker,
+        ci: &CheckInfo,
+        (alpha, best, best_move): (i32, i32, Move),
+        legal: usize,
+        searched: usize,
+    ) -> AfterSplit {
+        let mut moves = Vec::new();
+        while let Some(m) = picker.next(&self.pos, self.history, ci) {
+            if self.pos.is_legal(m, ci) {
+                moves.push((m, picker.in_bad_captures()));
+            }
+        }
+        if moves.is_empty() {
+            return AfterSplit { best, best_move };
+        }
+        let ply = n.ply;
+        let pv = if n.pv_node {
+            self.pv[ply][ply..self.pv_len[ply].max(ply)].to_vec()
+        } else {
+            Vec::new()
+        };
+        let sp = Arc::new(SplitPoint {
+            node: n.clone(),
+            pos: self.pos.clone(),
+            path_moves: self.moves[..=ply].to_vec(),
+            path_evals: self.evals[..=ply].to_vec(),
+            root_depth: self.root_depth,
+            parent: self.split.clone(),
+            cutoff: AtomicBool::new(false),
+            state: Mutex::new(SplitState {
+                moves,
+                next: 0,
+                legal,
+                searched,
+                alpha,
+                best,
+                best_move,
+                pv,
+                skip_quiets: picker.skip_quiets,
+                helpers: 0,
+                closed: false,
+            }),
+        });
+        self.job.publish(&sp);
+        let outer = self.split.replace(sp.clone());
+        self.splits_owned += 1;
+        self.split_loop(&sp);
+        sp.state.lock().closed = true;
+        self.wait_for_helpers(&sp);
+        self.job.withdraw(&sp);
+        self.splits_owned -= 1;
+        self.split = outer;
+        self.stopped = self.must_unwind();
+        let st = sp.state.lock();
+        if n.pv_node {
+            let len = st.pv.len().min(MAX_PLY + 1 - ply);
+            self.pv[ply][ply..ply + len].copy_from_slice(&st.pv[..len]);
+            self.pv_len[ply] = ply + len;
+        }
+        AfterSplit {
+            best: st.best,
+            best_move: st.best_move,
+        }
+    }
+
+    /// Takes moves from a split point and searches them until none is left or the split point
+    /// is cut off; used by the owner and by its helpers alike.
+    fn split_loop(&mut self, sp: &Arc<SplitPoint>) {
+        let n = &sp.node;
+        while !self.stopped {
+            let (m, bad_capture, legal, searched, alpha, best) = {
+                let mut st = sp.state.lock();
+                if sp.cutoff.load(Ordering::Relaxed) {
+                    break;
+                }
+                let mut taken = None;
+                while st.next < st.moves.len() {
+                    let (m, bad) = st.moves[st.next];
+                    st.next += 1;
+                    if !(st.skip_quiets && m.is_quiet()) {
+                        taken = Some((m, bad));
+                        break;
+                    }
+                }
+                let Some((m, bad)) = taken else {
+                    break;
+                };
+                st.legal += 1;
+                (m, bad, st.legal, st.searched, st.alpha, st.best)
+            };
+            let score = match self.search_move(n, m, legal, searched, bad_capture, alpha, best) {
+                Step::Searched(score) => score,
+                Step::Pruned => continue,
+                Step::PrunedQuiets => {
+                    sp.state.lock().skip_quiets = true;
+                    continue;
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            let mut st = sp.state.lock();
+            st.searched += 1;
+            if score > st.best {
+                st.best = score;
+                if score > st.alpha {
+                    st.best_move = m;
+                    if n.pv_node {
+                        let ply = n.ply;
+                        st.pv.clear();
+                        st.pv.push(m);
+                        let child_len = self.pv_len[ply + 1].max(ply + 1);
+                        st.pv
+                            .extend_from_slice(&self.pv[ply + 1][ply + 1..child_len]);
+                    }
+                    if score >= n.beta {
+                        sp.cutoff.store(true, Ordering::Relaxed);
+                        self.job.split_cutoffs.fetch_add(1, Ordering::Relaxed);
+                        break;
+                    }
+                    st.alpha = score;
+                }
+            }
+        }
+    }
+
+    /// The owner of a split point without moves left waits for its helpers, and meanwhile
+    /// helps them: it joins split points below its own (never any other, so it is free the
+    /// moment its own helpers finish).
+    fn wait_for_helpers(&mut self, sp: &Arc<SplitPoint>) {
+        let backoff = Backoff::new();
+        self.job.idle.fetch_add(1, Ordering::Relaxed);
+        while sp.state.lock().helpers > 0 {
+            match self.job.find_work(Some(sp), SPLIT_MAX_HELPERS) {
+                Some(below) => {
+                    self.job.idle.fetch_sub(1, Ordering::Relaxed);
+                    self.work_at(&below);
+                    self.job.idle.fetch_add(1, Ordering::Relaxed);
+                    backoff.reset();
+                }
+                None => backoff.snooze(),
+            }
+        }
+        self.job.idle.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// Works at another thread's split point (this thread is already counted among its
+    /// helpers), then leaves it; the thread's own position and stacks are kept aside.
+    fn work_at(&mut self, sp: &Arc<SplitPoint>) {
+        let ply = sp.node.ply;
+        let saved_pos = std::mem::replace(&mut self.pos, sp.pos.clone());
+        let saved_moves = self.moves;
+        let saved_evals = self.evals;
+        let saved_root_depth = self.root_depth;
+        self.moves[..=ply].copy_from_slice(&sp.path_moves);
+        self.evals[..=ply].copy_from_slice(&sp.path_evals);
+        self.root_depth = sp.root_depth;
+        let outer = self.split.replace(sp.clone());
+        self.split_loop(sp);
+        sp.state.lock().helpers -= 1;
+        self.split = outer;
+        self.stopped = self.must_unwind();
+        self.pos = saved_pos;
+        self.moves = saved_moves;
+        self.evals = saved_evals;
+        self.root_depth = saved_root_depth;
+    }
+
+    /// A helper thread's life during one search: join split points until the search ends.
+    pub fn idle_loop(&mut self) {
+        let backoff = Backoff::new();
+        self.job.idle.fetch_add(1, Ordering::Relaxed);
+        while !self.job.done.load(Ordering::Acquire) {
+            match self.job.find_work(None, SPLIT_MAX_HELPERS) {
+                Some(sp) => {
+                    self.job.idle.fetch_sub(1, Ordering::Relaxed);
+                    self.work_at(&sp);
+                    self.job.idle.fetch_add(1, Ordering::Relaxed);
+                    backoff.reset();
+                }
+                None if backoff.is_completed() => std::thread::yield_now(),
+                None => backoff.snooze(),
+            }
+        }
+        self.job.idle.fetch_sub(1, Ordering::Relaxed);
     }
 
     fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {

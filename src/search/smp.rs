@@ -1,4 +1,34 @@
-//! Parallel search: the helper-thread pool, YBW split points and their statistics.
+//! Parallel search, young brothers wait (typhoon's design): a node searches its first move (at
+//! a PV node) or its first few moves (at an expected ALL node) alone; then, when a thread is
+//! idle, it becomes a *split point*: its remaining moves go into a shared list from which the
+//! owner and any helpers take moves one at a time, under the split point's lock, sharing
+//! alpha, the best score, the best move and the PV. A beta cutoff at a split point stops every
+//! thread below it at once (each thread checks the split points above it at every node); an
+//! owner that runs out of moves helps its own helpers (joins split points below its own)
+//! instead of spinning.
+//!
+//! Here live the per-search `Job` the threads share, the `SplitPoint`, the helper-thread `Pool`
+//! (threads started once and parked between searches) and the statistics. The tree walk
+//! itself, including the split loop, is in `searcher.rs`.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use crossbeam_utils::CachePadded;
+use parking_lot::{Condvar, Mutex};
+
+use crate::board::Position;
+use crate::eval::Evaluator;
+use crate::moves::Move;
+
+use super::history::{Context, History};
+use super::params::MAX_PLY;
+use super::searcher::Tree;
+use super::tt::TranspositionTable;
+
+/// Stack of every search thread: deep recursion with move lists on the stack.
+pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// Counters of the parallel search for the last search, summed over all threads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -7,10 +37,342 @@ pub struct SmpStats {
     pub splits: u64,
     /// Times a thread joined another thread's split point.
     pub joins: u64,
-    /// Split points ended early by a beta cutoff while helpers were working there.
+    /// Split points ended early by a beta cutoff.
     pub split_cutoffs: u64,
     /// Transposition-table accesses that found their stripe locked and had to wait.
     pub tt_lock_waits: u64,
     /// Nodes searched by threads other than the main one.
     pub helper_nodes: u64,
+}
+
+/// What a node knows before its move loop; a split point hands it to every helper.
+#[derive(Clone, Debug)]
+pub struct NodeInfo {
+    pub ply: usize,
+    /// Remaining depth in quarter plies (after IIR and the single-reply extension).
+    pub depth: i32,
+    pub beta: i32,
+    pub pv_node: bool,
+    pub in_check: bool,
+    pub eval: i32,
+    pub improving: bool,
+    pub may_extend: bool,
+    pub prev: Move,
+    pub ctx: Context,
+    pub killers: [Move; 2],
+}
+
+/// The part of a split point that changes, guarded by its lock.
+pub struct SplitState {
+    /// The remaining legal moves in the order the picker gave them, each with "came from the
+    /// bad-capture stage" (reduced like a quiet).
+    pub moves: Vec<(Move, bool)>,
+    pub next: usize,
+    /// Legal moves taken so far at this node, before and after the split.
+    pub legal: usize,
+    /// Moves searched so far at this node.
+    pub searched: usize,
+    pub alpha: i32,
+    pub best: i32,
+    pub best_move: Move,
+    /// The best line from this node (PV nodes only).
+    pub pv: Vec<Move>,
+    /// Late-move pruning has started: further quiet moves are skipped.
+    pub skip_quiets: bool,
+    /// Threads other than the owner working here.
+    pub helpers: usize,
+    /// The owner has stopped taking moves: nobody may join any more.
+    pub closed: bool,
+}
+
+pub struct SplitPoint {
+    pub node: NodeInfo,
+    /// The position at the node, with its key history for repetitions.
+    pub pos: Position,
+    /// Moves and static evals of the path from the root (for continuation history and
+    /// "improving" below the split point).
+    pub path_moves: Vec<Move>,
+    pub path_evals: Vec<i32>,
+    pub root_depth: i32,
+    /// The split point this node lies under (the owner's), if any.
+    pub parent: Option<Arc<SplitPoint>>,
+    /// Set by the thread that finds a beta cutoff: everyone below stops.
+    pub cutoff: AtomicBool,
+    pub state: Mutex<SplitState>,
+}
+
+impl SplitPoint {
+    /// Is `sp` this split point or one of those above it?
+    pub fn lies_under(&self, sp: &Arc<SplitPoint>) -> bool {
+        let mut p = self.parent.as_ref();
+        while let Some(x) = p {
+            if Arc::ptr_eq(x, sp) {
+                return true;
+            }
+            p = x.parent.as_ref();
+        }
+        false
+    }
+
+    /// Has this split point or one above it been cut off?
+    pub fn cut_here_or_above(&self) -> bool {
+        if self.cutoff.load(Ordering::Relaxed) {
+            return true;
+        }
+        let mut p = self.parent.as_ref();
+        while let Some(x) = p {
+            if x.cutoff.load(Ordering::Relaxed) {
+                return true;
+            }
+            p = x.parent.as_ref();
+        }
+        false
+    }
+}
+
+/// Everything the threads of one search share.
+pub struct Job {
+    pub tt: Arc<TranspositionTable>,
+    pub threads: usize,
+    /// Set when the search must end now (stop, time, node limit): every thread unwinds.
+    pub abort: AtomicBool,
+    /// The main thread has finished: helpers go back to sleep.
+    pub done: AtomicBool,
+    /// Split points that may still have moves for a helper.
+    pub registry: Mutex<Vec<Arc<SplitPoint>>>,
+    /// Threads looking for work (idle helpers and owners waiting for their helpers).
+    pub idle: AtomicUsize,
+    /// Nodes per thread, published every few thousand nodes and at the end.
+    pub nodes: Box<[CachePadded<AtomicU64>]>,
+    pub splits: AtomicU64,
+    pub joins: AtomicU64,
+    pub split_cutoffs: AtomicU64,
+    /// History and pawn hash of the helpers must be cleared before this search (a new game).
+    pub clear_epoch: u64,
+}
+
+impl Job {
+    pub fn new(tt: Arc<TranspositionTable>, threads: usize, clear_epoch: u64) -> Job {
+        Job {
+            tt,
+            threads,
+            abort: AtomicBool::new(false),
+            done: AtomicBool::new(false),
+            registry: Mutex::new(Vec::new()),
+            idle: AtomicUsize::new(0),
+            nodes: (0..threads)
+                .map(|_| CachePadded::new(AtomicU64::new(0)))
+                .collect(),
+            splits: AtomicU64::new(0),
+            joins: AtomicU64::new(0),
+            split_cutoffs: AtomicU64::new(0),
+            clear_epoch,
+        }
+    }
+
+    pub fn aborted(&self) -> bool {
+        self.abort.load(Ordering::Relaxed)
+    }
+
+    /// Nodes published by every thread but `except`.
+    pub fn other_nodes(&self, except: usize) -> u64 {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != except)
+            .map(|(_, n)| n.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// Publishes a split point for helpers.
+    pub fn publish(&self, sp: &Arc<SplitPoint>) {
+        self.splits.fetch_add(1, Ordering::Relaxed);
+        self.registry.lock().push(sp.clone());
+    }
+
+    /// Removes a finished split point.
+    pub fn withdraw(&self, sp: &Arc<SplitPoint>) {
+        let mut reg = self.registry.lock();
+        if let Some(i) = reg.iter().position(|x| Arc::ptr_eq(x, sp)) {
+            reg.swap_remove(i);
+        }
+    }
+
+    /// Finds a split point with moves left and joins it as a helper (counted in its
+    /// `helpers`); `under`: only split points below this one (an owner helping its helpers).
+    /// The deepest remaining subtree (nearest the root) is preferred: most work per join.
+    pub fn find_work(
+        &self,
+        under: Option<&Arc<SplitPoint>>,
+        max_helpers: usize,
+    ) -> Option<Arc<SplitPoint>> {
+        let reg = self.registry.lock();
+        let mut order: Vec<&Arc<SplitPoint>> = reg
+            .iter()
+            .filter(|sp| !sp.cutoff.load(Ordering::Relaxed))
+            .filter(|sp| under.is_none_or(|u| sp.lies_under(u)))
+            .collect();
+        order.sort_by_key(|sp| std::cmp::Reverse(sp.node.depth));
+        for sp in order {
+            let mut st = sp.state.lock();
+            if !st.closed && st.next < st.moves.len() && st.helpers < max_helpers {
+                st.helpers += 1;
+                self.joins.fetch_add(1, Ordering::Relaxed);
+                return Some(sp.clone());
+            }
+        }
+        None
+    }
+}
+
+/// The copy of the path a split point gives its helpers.
+pub fn path_of<T: Copy>(stack: &[T], ply: usize) -> Vec<T> {
+    stack[..=ply.min(MAX_PLY)].to_vec()
+}
+
+struct PoolState {
+    job: Option<Arc<Job>>,
+    /// Bumped for every search, so a helper knows a job is new.
+    generation: u64,
+    /// Helpers still working on the current job.
+    running: usize,
+    quit: bool,
+}
+
+struct PoolShared {
+    state: Mutex<PoolState>,
+    /// Helpers wait here between searches.
+    wake: Condvar,
+    /// The main thread waits here for the helpers to finish a search.
+    finished: Condvar,
+}
+
+/// Helper threads (the main search thread is the caller's): started once, parked on a
+/// condition variable between searches, each with its own evaluator (pawn hash) and history.
+pub struct Pool {
+    shared: Arc<PoolShared>,
+    handles: Vec<JoinHandle<()>>,
+}
+
+impl Pool {
+    pub fn new() -> Pool {
+        Pool {
+            shared: Arc::new(PoolShared {
+                state: Mutex::new(PoolState {
+                    job: None,
+                    generation: 0,
+                    running: 0,
+                    quit: false,
+                }),
+                wake: Condvar::new(),
+                finished: Condvar::new(),
+            }),
+            handles: Vec::new(),
+        }
+    }
+
+    /// Helper threads running.
+    pub fn helpers(&self) -> usize {
+        self.handles.len()
+    }
+
+    /// Makes the pool `n` helpers strong (stops and restarts the threads when it changes).
+    /// Falls back to fewer helpers if the system refuses to start threads.
+    pub fn resize(&mut self, n: usize) {
+        if n == self.handles.len() {
+            return;
+        }
+        self.shutdown();
+        let generation = {
+            let mut st = self.shared.state.lock();
+            st.quit = false;
+            st.generation
+        };
+        for id in 1..=n {
+            let shared = self.shared.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("squall-helper-{id}"))
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn(move || helper_main(id, shared, generation));
+            match spawned {
+                Ok(h) => self.handles.push(h),
+                Err(_) => break,
+            }
+        }
+    }
+
+    /// Hands `job` to every helper.
+    pub fn start(&self, job: &Arc<Job>) {
+        let mut st = self.shared.state.lock();
+        st.job = Some(job.clone());
+        st.generation += 1;
+        st.running = self.handles.len();
+        self.shared.wake.notify_all();
+    }
+
+    /// Waits until every helper has left the current job, and forgets it.
+    pub fn wait(&self) {
+        let mut st = self.shared.state.lock();
+        while st.running > 0 {
+            self.shared.finished.wait(&mut st);
+        }
+        st.job = None;
+    }
+
+    fn shutdown(&mut self) {
+        {
+            let mut st = self.shared.state.lock();
+            st.quit = true;
+            self.shared.wake.notify_all();
+        }
+        for h in self.handles.drain(..) {
+            // A helper that panicked has already reported it; nothing more to do here.
+            let _ = h.join();
+        }
+    }
+}
+
+impl Default for Pool {
+    fn default() -> Self {
+        Pool::new()
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+fn helper_main(id: usize, shared: Arc<PoolShared>, mut seen: u64) {
+    let mut eval = Evaluator::new();
+    let mut history = Box::new(History::new());
+    let mut cleared = 0;
+    loop {
+        let job = {
+            let mut st = shared.state.lock();
+            while !st.quit && st.generation == seen {
+                shared.wake.wait(&mut st);
+            }
+            if st.quit {
+                return;
+            }
+            seen = st.generation;
+            st.job.clone()
+        };
+        if let Some(job) = job {
+            if job.clear_epoch != cleared {
+                eval.clear();
+                history.clear();
+                cleared = job.clear_epoch;
+            }
+            history.clear_killers();
+            let mut tree = Tree::helper(&job, id, &mut eval, &mut history);
+            tree.idle_loop();
+            job.nodes[id].store(tree.nodes(), Ordering::Relaxed);
+        }
+        let mut st = shared.state.lock();
+        st.running = st.running.saturating_sub(1);
+        shared.finished.notify_all();
+    }
 }

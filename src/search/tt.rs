@@ -7,8 +7,13 @@
 //! table is both depth-preferred and always-replace.
 //!
 //! The bucket is the unit of work: `Bucket::probe` and `Bucket::store` do everything on one
-//! bucket, and the table only finds the bucket. A lock-striped table for the parallel search
-//! wraps groups of buckets in locks and calls the same two functions under the guard.
+//! bucket; the table finds the bucket and holds its stripe's lock around the call, so threads
+//! share one table safely.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+use crossbeam_utils::CachePadded;
+use parking_lot::Mutex;
 
 use crate::moves::Move;
 
@@ -230,16 +235,30 @@ impl Bucket {
     }
 }
 
+/// Locks guarding the table: bucket `i` lives in stripe `i % STRIPES`. Enough stripes that two
+/// or even sixteen threads rarely meet on one, few enough that the locks stay in cache.
+pub const STRIPES: usize = 1024;
+
+type Stripe = CachePadded<Mutex<Box<[Bucket]>>>;
+
+/// The shared table: buckets spread over `STRIPES` locks, so every probe and store sees and
+/// leaves whole entries (no torn or mixed entries) while threads rarely wait for each other.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
-    age: u8,
+    stripes: Box<[Stripe]>,
+    /// Total buckets, a multiple of `STRIPES`.
+    buckets: usize,
+    age: AtomicU8,
+    /// Accesses that found their stripe taken (a measure of contention).
+    waits: AtomicU64,
 }
 
 impl TranspositionTable {
     pub fn new(mb: usize) -> TranspositionTable {
         let mut t = TranspositionTable {
-            buckets: Vec::new(),
-            age: 0,
+            stripes: Box::new([]),
+            buckets: 0,
+            age: AtomicU8::new(0),
+            waits: AtomicU64::new(0),
         };
         t.resize(mb);
         t
@@ -248,39 +267,62 @@ impl TranspositionTable {
     /// Reallocates to `mb` megabytes (clamped to 1..=MAX_HASH_MB); the contents are lost.
     pub fn resize(&mut self, mb: usize) {
         let n = (mb.clamp(1, MAX_HASH_MB) << 20) / std::mem::size_of::<Bucket>();
-        self.buckets = vec![Bucket::default(); n.max(1)];
+        let per_stripe = (n / STRIPES).max(1);
+        self.stripes = (0..STRIPES)
+            .map(|_| CachePadded::new(Mutex::new(vec![Bucket::default(); per_stripe].into())))
+            .collect();
+        self.buckets = per_stripe * STRIPES;
     }
 
     pub fn size_mb(&self) -> usize {
-        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+        (self.buckets * std::mem::size_of::<Bucket>()) >> 20
     }
 
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
-        self.age = 0;
+        for s in self.stripes.iter_mut() {
+            s.get_mut().fill(Bucket::default());
+        }
+        self.age.store(0, Ordering::Relaxed);
+        self.waits.store(0, Ordering::Relaxed);
     }
 
     /// Called at the start of each search so that older entries lose value.
     pub fn new_search(&mut self) {
-        self.age = (self.age + 1) % AGE_CYCLE;
+        let age = self.age.get_mut();
+        *age = (*age + 1) % AGE_CYCLE;
     }
 
     /// Bucket index from the low 32 bits of the key (the check bits are the high ones), by a
     /// multiply-shift so that any table size works.
     #[inline]
     pub fn index(&self, key: u64) -> usize {
-        (((key & 0xffff_ffff) * self.buckets.len() as u64) >> 32) as usize
+        (((key & 0xffff_ffff) * self.buckets as u64) >> 32) as usize
+    }
+
+    /// Runs `f` on the key's bucket with its stripe locked; the guard unlocks on return.
+    #[inline]
+    fn with_bucket<R>(&self, key: u64, f: impl FnOnce(&mut Bucket) -> R) -> R {
+        let i = self.index(key);
+        let stripe = &self.stripes[i % STRIPES];
+        let mut guard = match stripe.try_lock() {
+            Some(g) => g,
+            None => {
+                self.waits.fetch_add(1, Ordering::Relaxed);
+                stripe.lock()
+            }
+        };
+        f(&mut guard[i / STRIPES])
     }
 
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
-        self.buckets[self.index(key)].probe(key, ply)
+        self.with_bucket(key, |b| b.probe(key, ply))
     }
 
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         mv: Move,
         score: i32,
@@ -289,16 +331,25 @@ impl TranspositionTable {
         bound: Bound,
         ply: usize,
     ) {
-        let i = self.index(key);
-        let age = self.age;
-        self.buckets[i].store(key, mv, score, eval, depth, bound, ply, age);
+        let age = self.age.load(Ordering::Relaxed);
+        self.with_bucket(key, |b| {
+            b.store(key, mv, score, eval, depth, bound, ply, age)
+        });
     }
 
     /// Entries of the current search per mille, sampled over the first buckets.
     pub fn hashfull(&self) -> u32 {
-        let n = HASHFULL_BUCKETS.min(self.buckets.len());
-        let used: usize = self.buckets[..n].iter().map(|b| b.used_in(self.age)).sum();
+        let age = self.age.load(Ordering::Relaxed);
+        let n = HASHFULL_BUCKETS.min(self.buckets);
+        let used: usize = (0..n)
+            .map(|i| self.stripes[i % STRIPES].lock()[i / STRIPES].used_in(age))
+            .sum();
         (used * 1000 / (n * ENTRIES_PER_BUCKET)) as u32
+    }
+
+    /// Stripe waits since the last `take_waits`.
+    pub fn take_waits(&self) -> u64 {
+        self.waits.swap(0, Ordering::Relaxed)
     }
 }
 
@@ -315,7 +366,7 @@ mod tests {
 
     #[test]
     fn store_then_probe_and_mate_scores_are_node_relative() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let key = 0x1234_5678_9abc_def0;
         tt.store(key, Move(77), MATE - 10, 5, 12, Bound::Exact, 4);
         let hit = tt.probe(key, 6).unwrap();
@@ -329,7 +380,7 @@ mod tests {
 
     #[test]
     fn full_bucket_evicts_the_shallowest() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let base = 0x0000_0001_0000_0000u64;
         for i in 0..4u64 {
             tt.store(
