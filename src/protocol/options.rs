@@ -8,8 +8,8 @@ use std::fmt;
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use crate::search::tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
 
-/// Most search threads the option accepts (the search uses one until the parallel issue).
-pub const MAX_THREADS: i64 = 1024;
+/// Most search threads the option accepts.
+pub const MAX_THREADS: i64 = crate::search::MAX_THREADS as i64;
 /// Most principal variations reported at once.
 pub const MAX_MULTIPV: i64 = 256;
 /// Largest move overhead, milliseconds.

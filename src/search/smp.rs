@@ -140,6 +140,8 @@ pub struct Job {
     pub done: AtomicBool,
     /// Split points that may still have moves for a helper.
     pub registry: Mutex<Vec<Arc<SplitPoint>>>,
+    /// Split points in the registry (read without the lock by idle threads).
+    pub open: AtomicUsize,
     /// Threads looking for work (idle helpers and owners waiting for their helpers).
     pub idle: AtomicUsize,
     /// Nodes per thread, published every few thousand nodes and at the end.
@@ -159,6 +161,7 @@ impl Job {
             abort: AtomicBool::new(false),
             done: AtomicBool::new(false),
             registry: Mutex::new(Vec::new()),
+            open: AtomicUsize::new(0),
             idle: AtomicUsize::new(0),
             nodes: (0..threads)
                 .map(|_| CachePadded::new(AtomicU64::new(0)))
@@ -188,6 +191,7 @@ impl Job {
     pub fn publish(&self, sp: &Arc<SplitPoint>) {
         self.splits.fetch_add(1, Ordering::Relaxed);
         self.registry.lock().push(sp.clone());
+        self.open.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Removes a finished split point.
@@ -195,6 +199,7 @@ impl Job {
         let mut reg = self.registry.lock();
         if let Some(i) = reg.iter().position(|x| Arc::ptr_eq(x, sp)) {
             reg.swap_remove(i);
+            self.open.fetch_sub(1, Ordering::Relaxed);
         }
     }
 
@@ -206,22 +211,31 @@ impl Job {
         under: Option<&Arc<SplitPoint>>,
         max_helpers: usize,
     ) -> Option<Arc<SplitPoint>> {
+        if self.open.load(Ordering::Relaxed) == 0 {
+            return None;
+        }
         let reg = self.registry.lock();
-        let mut order: Vec<&Arc<SplitPoint>> = reg
-            .iter()
-            .filter(|sp| !sp.cutoff.load(Ordering::Relaxed))
-            .filter(|sp| under.is_none_or(|u| sp.lies_under(u)))
-            .collect();
-        order.sort_by_key(|sp| std::cmp::Reverse(sp.node.depth));
-        for sp in order {
+        let eligible = |sp: &&Arc<SplitPoint>| {
+            !sp.cutoff.load(Ordering::Relaxed) && under.is_none_or(|u| sp.lies_under(u))
+        };
+        let join = |sp: &Arc<SplitPoint>| {
             let mut st = sp.state.lock();
-            if !st.closed && st.next < st.moves.len() && st.helpers < max_helpers {
+            let ok = !st.closed && st.next < st.moves.len() && st.helpers < max_helpers;
+            if ok {
                 st.helpers += 1;
                 self.joins.fetch_add(1, Ordering::Relaxed);
-                return Some(sp.clone());
             }
+            ok
+        };
+        // The deepest first; any other with moves left when that one is full or finished.
+        let deepest = reg.iter().filter(eligible).max_by_key(|sp| sp.node.depth)?;
+        if join(deepest) {
+            return Some(deepest.clone());
         }
-        None
+        reg.iter()
+            .filter(eligible)
+            .find(|sp| !Arc::ptr_eq(sp, deepest) && join(sp))
+            .cloned()
     }
 }
 
