@@ -1,12 +1,15 @@
 //! `squall bench`: a fixed set of positions searched to a fixed depth on one thread, with a
 //! cleared hash table and history before each, so the total node count is a signature of the
 //! search and evaluation: a change meant to be neutral must leave it unchanged.
+//!
+//! With more than one thread (`squall bench --threads N`) the node count depends on how the
+//! threads are scheduled and varies from run to run: it is then a speed figure, not a signature.
 
 use std::time::Instant;
 
 use crate::board::Position;
 use crate::eval::EvalStats;
-use crate::search::{Control, Engine, Limits, Report};
+use crate::search::{Control, Engine, Limits, Report, SmpStats};
 
 /// Default bench depth (plies).
 pub const BENCH_DEPTH: i32 = 11;
@@ -69,16 +72,36 @@ pub const POSITIONS: [&str; 48] = [
     "8/8/8/3k4/8/8/3K4/4Q3 w - - 0 1",
 ];
 
+/// Field-by-field sum of two sets of parallel-search counters.
+pub fn add_stats(a: SmpStats, b: SmpStats) -> SmpStats {
+    SmpStats {
+        splits: a.splits + b.splits,
+        joins: a.joins + b.joins,
+        split_cutoffs: a.split_cutoffs + b.split_cutoffs,
+        tt_lock_waits: a.tt_lock_waits + b.tt_lock_waits,
+        helper_nodes: a.helper_nodes + b.helper_nodes,
+    }
+}
+
 pub struct BenchResult {
     pub nodes: u64,
     pub seconds: f64,
     /// Evaluator counters summed over the whole bench (lazy exits, pawn-hash hits).
     pub eval: EvalStats,
+    /// Parallel-search counters summed over the whole bench (all zero on one thread).
+    pub smp: SmpStats,
 }
 
-/// Runs the bench; `progress` receives one line per position.
-pub fn run(depth: i32, mut progress: impl FnMut(&str)) -> BenchResult {
+/// Runs the bench on one thread; `progress` receives one line per position.
+pub fn run(depth: i32, progress: impl FnMut(&str)) -> BenchResult {
+    run_threads(depth, 1, progress)
+}
+
+/// Runs the bench on `threads` threads (one engine, so helper threads start once).
+pub fn run_threads(depth: i32, threads: usize, mut progress: impl FnMut(&str)) -> BenchResult {
     let mut engine = Engine::new(BENCH_HASH_MB);
+    engine.options.threads = threads.max(1);
+    let mut smp = SmpStats::default();
     let limits = Limits::depth(depth);
     let mut nodes = 0;
     let start = Instant::now();
@@ -91,6 +114,7 @@ pub fn run(depth: i32, mut progress: impl FnMut(&str)) -> BenchResult {
         let control = Control::new(false);
         let r = engine.search(&pos, &limits, &control, &mut |_: &Report| {});
         nodes += r.nodes;
+        smp = add_stats(smp, engine.smp_stats());
         progress(&format!(
             "position {:2}: {:>10} nodes  best {}  {}",
             i + 1,
@@ -103,5 +127,6 @@ pub fn run(depth: i32, mut progress: impl FnMut(&str)) -> BenchResult {
         nodes,
         seconds: start.elapsed().as_secs_f64(),
         eval: engine.eval_stats(),
+        smp,
     }
 }

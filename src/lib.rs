@@ -12,6 +12,7 @@
 //! - `search`: the engine core (iterative deepening, alpha-beta, hash table, time manager);
 //! - `protocol`: UCI, xboard/CECP v2 and the console, over one option registry;
 //! - `bench`: the fixed-depth bench that signs every search or eval change;
+//! - `smptest`: time to depth of the parallel search against one thread (`squall smp-test`);
 //! - `epd`: EPD test-suite records (`bm`, `am`, `id`, `dm`, point lists);
 //! - `suite`: the test-suite runner behind `squall suite`.
 
@@ -26,6 +27,7 @@ pub mod moves;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod smptest;
 pub mod suite;
 pub mod types;
 

@@ -30,8 +30,12 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal move tree (move generator check).
     Perft(PerftArgs),
-    /// Search fixed positions to a fixed depth on one thread; ends with `N nodes M nps`.
+    /// Search fixed positions to a fixed depth (one thread unless --threads); ends with
+    /// `N nodes M nps`.
     Bench(BenchArgs),
+    /// Time to depth on N threads against one thread over 32 bench positions (speedup, node
+    /// overhead, split statistics).
+    SmpTest(SmpTestArgs),
     /// Search one position and print the iterations and the best move.
     Search(SearchArgs),
     /// Run EPD test suites (bm/am/dm/point lists) and score them.
@@ -76,6 +80,27 @@ struct BenchArgs {
     /// Depth in plies.
     #[arg(default_value_t = squall::bench::BENCH_DEPTH)]
     depth: i32,
+    /// Search threads. With more than one the node count varies from run to run (thread
+    /// timing), so it is no longer a signature of the search; use it for speed only.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+#[derive(clap::Args)]
+struct SmpTestArgs {
+    /// Depth in plies for every search.
+    #[arg(long, default_value_t = squall::smptest::SMP_TEST_DEPTH)]
+    depth: i32,
+    /// Threads of the parallel run (compared with one thread).
+    #[arg(long, default_value_t = squall::smptest::SMP_TEST_THREADS)]
+    threads: usize,
+    /// Hash table size in MB (each of the two engines).
+    #[arg(long, default_value_t = squall::smptest::SMP_TEST_HASH_MB)]
+    hash: usize,
+    /// Positions to run: 1-based index ranges `A..B` (inclusive), `A..`, `..B` and/or `N`,
+    /// comma-separated (default: all 32).
+    #[arg(long)]
+    positions: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -127,6 +152,7 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Perft(args)) => run_perft(&args),
         Some(Command::Bench(args)) => run_bench(&args),
+        Some(Command::SmpTest(args)) => run_smp_test(&args),
         Some(Command::Search(args)) => run_search(&args),
         Some(Command::Suite(args)) => run_suite(args),
         None => {
@@ -183,7 +209,10 @@ fn run_bench(args: &BenchArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let r = squall::bench::run(args.depth, |line| println!("{line}"));
+    let Some(threads) = thread_count(args.threads) else {
+        return ExitCode::from(2);
+    };
+    let r = squall::bench::run_threads(args.depth, threads, |line| println!("{line}"));
     let e = r.eval;
     let pct = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
     println!(
@@ -194,12 +223,94 @@ fn run_bench(args: &BenchArgs) -> ExitCode {
         e.pawn_probes,
         pct(e.pawn_hits, e.pawn_probes)
     );
+    if threads > 1 {
+        let s = r.smp;
+        println!(
+            "smp: {threads} threads, {} splits, {} joins, {} split cutoffs, {} tt lock waits, \
+             {} helper nodes ({:.1}%)",
+            s.splits,
+            s.joins,
+            s.split_cutoffs,
+            s.tt_lock_waits,
+            s.helper_nodes,
+            pct(s.helper_nodes, r.nodes)
+        );
+    }
     println!(
         "{} nodes {:.0} nps",
         r.nodes,
         r.nodes as f64 / r.seconds.max(1e-9)
     );
     ExitCode::SUCCESS
+}
+
+/// A `--threads` argument checked against the range the Threads option accepts.
+fn thread_count(threads: usize) -> Option<usize> {
+    let max = squall::protocol::options::MAX_THREADS as usize;
+    if (1..=max).contains(&threads) {
+        Some(threads)
+    } else {
+        eprintln!("error: --threads must be 1 to {max}");
+        None
+    }
+}
+
+fn run_smp_test(args: &SmpTestArgs) -> ExitCode {
+    use squall::smptest::{self, Config};
+    if !(1..=squall::search::params::MAX_DEPTH).contains(&args.depth) {
+        let max = squall::search::params::MAX_DEPTH;
+        eprintln!("error: --depth must be 1 to {max}");
+        return ExitCode::from(2);
+    }
+    let Some(threads) = thread_count(args.threads) else {
+        return ExitCode::from(2);
+    };
+    let selection = match args
+        .positions
+        .as_deref()
+        .map(squall::suite::Selection::parse)
+    {
+        None => squall::suite::Selection::default(),
+        Some(Ok(s)) if s.prefixes.is_empty() => s,
+        Some(Ok(_)) => {
+            eprintln!("error: --positions takes position numbers only (e.g. 1..8,12)");
+            return ExitCode::from(2);
+        }
+        Some(Err(e)) => {
+            eprintln!("error: --positions: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if smptest::selected_positions(&selection).is_empty() {
+        let n = smptest::SMP_TEST_POSITIONS;
+        eprintln!("error: --positions selects none of the {n} positions");
+        return ExitCode::from(2);
+    }
+    let config = Config {
+        depth: args.depth,
+        threads,
+        hash_mb: args.hash,
+        selection,
+    };
+    println!("{}", smptest::header(threads));
+    let result = smptest::run(
+        &config,
+        |line| eprintln!("{line}"),
+        |row| println!("{}", smptest::format_row(row)),
+    );
+    match result {
+        Ok(summary) => {
+            println!();
+            for line in smptest::format_summary(&summary) {
+                println!("{line}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// The `--fen` argument as a position (the start position without one); a bad FEN is reported

@@ -1,0 +1,328 @@
+//! `squall smp-test`: time to depth of the parallel search against one thread.
+//!
+//! The first 32 bench positions (openings, middlegames and tactics; the endgames are left out
+//! because they are too small to share between threads) are searched to a fixed depth, once on
+//! one thread and once on N threads, each search with a cleared hash table and history. One
+//! engine is kept per thread count, so helper threads are started once and parked between
+//! searches. The figures are the wall time around `Engine::search`, the node counts and the
+//! parallel-search counters (`SmpStats`) of every search; the summary gives the geometric mean
+//! of the time-to-depth speedups, the node overhead of N threads and the summed counters.
+
+use std::time::Instant;
+
+use crate::bench::{self, add_stats};
+use crate::board::Position;
+use crate::moves::Move;
+use crate::search::{Control, Engine, Limits, Report, SmpStats};
+use crate::suite::Selection;
+
+/// Default depth: on one thread of a ~1.1 Mnps machine about 2.9 s per position on average
+/// (median 2.3 s, about 90 s for the 32; the openings take 3-7 s, a few tactical positions
+/// well under a second and the mate in position 26 no time at all).
+pub const SMP_TEST_DEPTH: i32 = 21;
+/// Default hash size for both engines (MB).
+pub const SMP_TEST_HASH_MB: usize = 64;
+/// Default thread count compared with one thread.
+pub const SMP_TEST_THREADS: usize = 2;
+/// How many of the bench positions the test uses (all before the endgames).
+pub const SMP_TEST_POSITIONS: usize = 32;
+
+/// The positions of the test: the opening, middlegame and tactical bench positions.
+pub fn positions() -> &'static [&'static str] {
+    &bench::POSITIONS[..SMP_TEST_POSITIONS]
+}
+
+/// The positions a selection picks, with their 1-based indexes.
+pub fn selected_positions(selection: &Selection) -> Vec<(usize, &'static str)> {
+    positions()
+        .iter()
+        .enumerate()
+        .map(|(i, &fen)| (i + 1, fen))
+        .filter(|&(n, _)| selection.selects(n, ""))
+        .collect()
+}
+
+/// What `squall smp-test` was asked to do.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub depth: i32,
+    /// Threads of the parallel run (the reference run always has one).
+    pub threads: usize,
+    pub hash_mb: usize,
+    /// Which positions (1-based indexes; empty: all).
+    pub selection: Selection,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            depth: SMP_TEST_DEPTH,
+            threads: SMP_TEST_THREADS,
+            hash_mb: SMP_TEST_HASH_MB,
+            selection: Selection::default(),
+        }
+    }
+}
+
+/// One search of one position.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// Wall time around `Engine::search`, seconds.
+    pub seconds: f64,
+    pub nodes: u64,
+    pub best: Move,
+    pub score: i32,
+    pub stats: SmpStats,
+}
+
+/// One position searched on one thread and on N threads.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// 1-based index into `positions()`.
+    pub index: usize,
+    pub fen: &'static str,
+    pub one: Sample,
+    pub many: Sample,
+}
+
+impl Row {
+    /// Time to depth on one thread over time to depth on N threads.
+    pub fn speedup(&self) -> f64 {
+        self.one.seconds.max(1e-6) / self.many.seconds.max(1e-6)
+    }
+}
+
+/// The whole run.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub threads: usize,
+    pub depth: i32,
+    pub rows: Vec<Row>,
+}
+
+impl Summary {
+    /// Geometric mean of the per-position speedups (1.0 with no rows).
+    pub fn geomean_speedup(&self) -> f64 {
+        if self.rows.is_empty() {
+            return 1.0;
+        }
+        let logs: f64 = self.rows.iter().map(|r| r.speedup().ln()).sum();
+        (logs / self.rows.len() as f64).exp()
+    }
+
+    /// Total time on one thread over total time on N threads.
+    pub fn total_speedup(&self) -> f64 {
+        let one: f64 = self.rows.iter().map(|r| r.one.seconds).sum();
+        let many: f64 = self.rows.iter().map(|r| r.many.seconds).sum();
+        one.max(1e-6) / many.max(1e-6)
+    }
+
+    pub fn nodes_one(&self) -> u64 {
+        self.rows.iter().map(|r| r.one.nodes).sum()
+    }
+
+    pub fn nodes_many(&self) -> u64 {
+        self.rows.iter().map(|r| r.many.nodes).sum()
+    }
+
+    /// Extra nodes searched by N threads to reach the same depth, percent of one thread's.
+    pub fn node_overhead_pct(&self) -> f64 {
+        100.0 * (self.nodes_many() as f64 / self.nodes_one().max(1) as f64 - 1.0)
+    }
+
+    /// Nodes per second of N threads over those of one thread.
+    pub fn nps_ratio(&self) -> f64 {
+        let nps = |nodes: u64, secs: f64| nodes as f64 / secs.max(1e-6);
+        let one: f64 = self.rows.iter().map(|r| r.one.seconds).sum();
+        let many: f64 = self.rows.iter().map(|r| r.many.seconds).sum();
+        nps(self.nodes_many(), many) / nps(self.nodes_one(), one).max(1e-9)
+    }
+
+    /// Positions whose best move differs between the two runs.
+    pub fn best_move_differences(&self) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| r.one.best != r.many.best)
+            .count()
+    }
+
+    /// Parallel-search counters summed over the N-thread searches.
+    pub fn stats_many(&self) -> SmpStats {
+        self.rows
+            .iter()
+            .fold(SmpStats::default(), |a, r| add_stats(a, r.many.stats))
+    }
+}
+
+/// Runs the test; `progress` gets a line before each search (meant for stderr), `row` every
+/// finished position.
+pub fn run(
+    config: &Config,
+    mut progress: impl FnMut(&str),
+    mut row: impl FnMut(&Row),
+) -> Result<Summary, String> {
+    let selected = selected_positions(&config.selection);
+    if selected.is_empty() {
+        return Err(format!(
+            "no position selected (there are {SMP_TEST_POSITIONS})"
+        ));
+    }
+    let threads = config.threads.max(1);
+    let mut one = Engine::new(config.hash_mb);
+    one.options.threads = 1;
+    let mut many = Engine::new(config.hash_mb);
+    many.options.threads = threads;
+    let limits = Limits::depth(config.depth);
+    let mut summary = Summary {
+        threads,
+        depth: config.depth,
+        rows: Vec::new(),
+    };
+    for (k, &(index, fen)) in selected.iter().enumerate() {
+        let pos = Position::from_fen(fen).map_err(|e| format!("position {index}: {e}"))?;
+        let step = format!("[{}/{}] position {index}", k + 1, selected.len());
+        progress(&format!("{step}: 1 thread, depth {}", config.depth));
+        let a = sample(&mut one, &pos, &limits);
+        progress(&format!(
+            "{step}: {threads} threads, depth {} (1 thread: {:.2} s)",
+            config.depth, a.seconds
+        ));
+        let b = sample(&mut many, &pos, &limits);
+        let r = Row {
+            index,
+            fen,
+            one: a,
+            many: b,
+        };
+        row(&r);
+        summary.rows.push(r);
+    }
+    Ok(summary)
+}
+
+/// One search from a cleared engine, timed around `Engine::search`.
+fn sample(engine: &mut Engine, pos: &Position, limits: &Limits) -> Sample {
+    engine.clear();
+    let control = Control::new(false);
+    let start = Instant::now();
+    let r = engine.search(pos, limits, &control, &mut |_: &Report| {});
+    let seconds = start.elapsed().as_secs_f64();
+    Sample {
+        seconds,
+        nodes: r.nodes,
+        best: r.best,
+        score: r.score,
+        stats: engine.smp_stats(),
+    }
+}
+
+/// The column heads of the table (`threads` of the parallel run).
+pub fn header(threads: usize) -> String {
+    let n = format!("{threads}T");
+    format!(
+        "{:>3}  {:>8}  {:>8}  {:>7}  {:>11}  {:>11}  {:>6}  {:>6}",
+        "pos",
+        "time 1T",
+        format!("time {n}"),
+        "speedup",
+        "nodes 1T",
+        format!("nodes {n}"),
+        "best1",
+        format!("best{threads}")
+    )
+}
+
+/// One line of the table.
+pub fn format_row(r: &Row) -> String {
+    let mark = if r.one.best == r.many.best { "" } else { " *" };
+    format!(
+        "{:>3}  {:>8.3}  {:>8.3}  {:>7.2}  {:>11}  {:>11}  {:>6}  {:>6}{mark}",
+        r.index,
+        r.one.seconds,
+        r.many.seconds,
+        r.speedup(),
+        r.one.nodes,
+        r.many.nodes,
+        r.one.best.to_string(),
+        r.many.best.to_string()
+    )
+}
+
+/// The summary lines under the table.
+pub fn format_summary(s: &Summary) -> Vec<String> {
+    let st = s.stats_many();
+    let t = s.threads;
+    let one: f64 = s.rows.iter().map(|r| r.one.seconds).sum();
+    let many: f64 = s.rows.iter().map(|r| r.many.seconds).sum();
+    vec![
+        format!(
+            "{} positions, depth {}, 1 thread vs {t} threads",
+            s.rows.len(),
+            s.depth
+        ),
+        format!(
+            "time to depth: geometric mean speedup {:.3} (total {one:.2} s vs {many:.2} s: {:.3})",
+            s.geomean_speedup(),
+            s.total_speedup()
+        ),
+        format!(
+            "nodes: {} vs {}, overhead {:+.1}%, nps ratio {:.3}",
+            s.nodes_one(),
+            s.nodes_many(),
+            s.node_overhead_pct(),
+            s.nps_ratio()
+        ),
+        format!(
+            "best move differs in {} of {} positions (marked *)",
+            s.best_move_differences(),
+            s.rows.len()
+        ),
+        format!(
+            "smp ({t} threads, summed): {} splits, {} joins, {} split cutoffs, {} tt lock waits, \
+             {} helper nodes ({:.1}% of nodes)",
+            st.splits,
+            st.joins,
+            st.split_cutoffs,
+            st.tt_lock_waits,
+            st.helper_nodes,
+            100.0 * st.helper_nodes as f64 / s.nodes_many().max(1) as f64
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_valid_and_not_endgames() {
+        assert_eq!(positions().len(), SMP_TEST_POSITIONS);
+        for fen in positions() {
+            let p = Position::from_fen(fen).expect("bench FEN");
+            assert!(!p.legal_moves().is_empty(), "{fen}");
+            assert!(p.phase() > 0, "{fen}");
+        }
+    }
+
+    #[test]
+    fn small_run_fills_rows_and_summary() {
+        let config = Config {
+            depth: 3,
+            threads: 2,
+            hash_mb: 1,
+            selection: Selection::parse("2..3").unwrap(),
+        };
+        let mut rows = 0;
+        let s = run(&config, |_| {}, |_| rows += 1).unwrap();
+        assert_eq!(rows, 2);
+        assert_eq!(s.rows.iter().map(|r| r.index).collect::<Vec<_>>(), [2, 3]);
+        assert!(s.rows.iter().all(|r| r.one.nodes > 0 && r.many.nodes > 0));
+        assert!(s.geomean_speedup() > 0.0);
+        assert_eq!(format_summary(&s).len(), 5);
+        let none = Config {
+            selection: Selection::parse("40..").unwrap(),
+            ..config
+        };
+        assert!(run(&none, |_| {}, |_| {}).is_err());
+    }
+}
