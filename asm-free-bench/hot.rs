@@ -1,7 +1,10 @@
 //! Criterion benches of the routines typhoon wrote in assembly: attack tests, move generation,
-//! make/unmake, static exchange evaluation, the evaluation and hash-table probes.
+//! make/unmake, static exchange evaluation, the evaluation and hash-table probes; and the
+//! lock-striped transposition table against the lockless one, on one thread and on two.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use std::time::{Duration, Instant};
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use squall::eval::Evaluator;
 use squall::movegen::GenType;
 use squall::{Move, MoveList, Position};
@@ -145,6 +148,138 @@ fn bench_tt(c: &mut Criterion) {
     });
 }
 
+/// The two shared tables behind one interface, so one bench body measures both.
+trait SharedTable: Sync {
+    fn probe(&self, key: u64) -> bool;
+    fn store(&self, key: u64, depth: i32);
+}
+
+macro_rules! shared_table {
+    ($t:ty) => {
+        impl SharedTable for $t {
+            #[inline]
+            fn probe(&self, key: u64) -> bool {
+                <$t>::probe(self, key, 0).is_some()
+            }
+            #[inline]
+            fn store(&self, key: u64, depth: i32) {
+                use squall::search::tt::Bound;
+                <$t>::store(
+                    self,
+                    key,
+                    Move(key as u32 & 0xfff),
+                    0,
+                    0,
+                    depth,
+                    Bound::Lower,
+                    0,
+                );
+            }
+        }
+    };
+}
+shared_table!(squall::search::tt::StripedTable);
+shared_table!(squall::search::tt::LocklessTable);
+
+/// Table operations per bench iteration (per thread).
+const TT_BATCH: u64 = 1024;
+/// Stores between storing a position and probing it again: 16 MB of other buckets are touched in
+/// between, so its bucket has left the caches.
+const TT_LAG: u64 = 1 << 18;
+
+/// Pseudo-random keys: MurmurHash3's 64-bit finaliser of a counter.
+#[inline]
+fn tt_key(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+/// One batch of `TT_BATCH` operations at pseudo-random keys, three probes to a store, roughly
+/// as a search uses the table: probe the position `n` (new: a miss), probe the position stored
+/// `TT_LAG` stores ago (a hit unless replaced), probe a position never stored (a miss), store
+/// position `n`. Every probe is a new place in a table far larger than the caches; the store
+/// finds its bucket in cache, as a search's store after its probe does.
+#[inline]
+fn tt_batch<T: SharedTable>(tt: &T, n: &mut u64) -> u32 {
+    let mut hits = 0;
+    for _ in 0..TT_BATCH / 4 {
+        let key = tt_key(*n);
+        hits += tt.probe(key) as u32;
+        hits += tt.probe(tt_key(n.wrapping_sub(TT_LAG))) as u32;
+        hits += tt.probe(tt_key(*n | 1 << 63)) as u32;
+        tt.store(key, (key >> 58) as i32);
+        *n += 1;
+    }
+    hits
+}
+
+/// The counter ranges the bench threads draw positions from (one each; the first for one thread,
+/// the other two for two threads), and where each starts.
+const TT_STREAMS: [u64; 3] = [0, 1 << 40, 2 << 40];
+const TT_START: u64 = TT_LAG;
+
+/// As many stores as the table has buckets (a quarter of its entries), so that probes and stores
+/// meet a working table; and the `TT_LAG` positions before each stream's start.
+fn tt_fill<T: SharedTable>(tt: &T, mb: u64) {
+    let filler = (0..(mb << 20) / 64).map(|i| i | 1 << 62);
+    let streams = TT_STREAMS.iter().flat_map(|&s| s..s + TT_START);
+    for key in filler.chain(streams).map(tt_key) {
+        tt.store(key, (key >> 58) as i32);
+    }
+}
+
+fn bench_tt_tables(c: &mut Criterion) {
+    use squall::search::tt::{LocklessTable, StripedTable};
+    const MB: usize = 64;
+    let striped = StripedTable::new(MB);
+    let lockless = LocklessTable::new(MB);
+    tt_fill(&striped, MB as u64);
+    tt_fill(&lockless, MB as u64);
+
+    fn one_thread<T: SharedTable>(c: &mut Criterion, name: &str, tt: &T) {
+        let mut g = c.benchmark_group("tt");
+        g.throughput(Throughput::Elements(TT_BATCH));
+        let mut n = TT_STREAMS[0] + TT_START;
+        g.bench_function(format!("{name} probe+store"), |b| {
+            b.iter(|| black_box(tt_batch(tt, &mut n)))
+        });
+        g.finish();
+    }
+
+    // Two threads, each running `iters` batches on the shared table: the time is wall time until
+    // both are done, so the per-iteration figure is the time for 2 x TT_BATCH operations.
+    fn two_threads<T: SharedTable>(c: &mut Criterion, name: &str, tt: &T) {
+        let mut g = c.benchmark_group("tt");
+        g.throughput(Throughput::Elements(2 * TT_BATCH));
+        // Each thread its own positions, in the same buckets as the other's now and then.
+        let mut ns = [TT_STREAMS[1] + TT_START, TT_STREAMS[2] + TT_START];
+        g.bench_function(format!("{name} probe+store 2 threads"), |b| {
+            b.iter_custom(|iters| {
+                let start = Instant::now();
+                std::thread::scope(|scope| {
+                    for n in ns.iter_mut() {
+                        scope.spawn(move || {
+                            for _ in 0..iters {
+                                black_box(tt_batch(tt, n));
+                            }
+                        });
+                    }
+                });
+                start.elapsed().max(Duration::from_nanos(1))
+            })
+        });
+        g.finish();
+    }
+
+    one_thread(c, "striped", &striped);
+    one_thread(c, "lockless", &lockless);
+    two_threads(c, "striped", &striped);
+    two_threads(c, "lockless", &lockless);
+}
+
 fn bench_perft(c: &mut Criterion) {
     let mut p = positions().swap_remove(1);
     c.bench_function("perft/kiwipete depth 3", |b| {
@@ -160,6 +295,7 @@ criterion_group!(
     bench_see,
     bench_eval,
     bench_tt,
+    bench_tt_tables,
     bench_perft
 );
 criterion_main!(benches);

@@ -9,6 +9,10 @@
 //! The bucket is the unit of work: `Bucket::probe` and `Bucket::store` do everything on one
 //! bucket; the table finds the bucket and holds its stripe's lock around the call, so threads
 //! share one table safely.
+//!
+//! `StripedTable` is the table the engine uses. `LocklessTable` (in `tt_lockless.rs`) is a
+//! lockless alternative with the same API, indexing and replacement, kept for comparison; the
+//! cargo feature `lockless-tt` makes `TranspositionTable` name it instead.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -18,6 +22,16 @@ use parking_lot::Mutex;
 use crate::moves::Move;
 
 use super::params::MATE_BOUND;
+
+#[path = "tt_lockless.rs"]
+pub mod lockless;
+pub use lockless::LocklessTable;
+
+/// The table the engine uses: the lock-striped one unless built with `--features lockless-tt`.
+#[cfg(not(feature = "lockless-tt"))]
+pub type TranspositionTable = StripedTable;
+#[cfg(feature = "lockless-tt")]
+pub type TranspositionTable = LocklessTable;
 
 pub const DEFAULT_HASH_MB: usize = 64;
 pub const MAX_HASH_MB: usize = 65_536;
@@ -243,7 +257,7 @@ type Stripe = CachePadded<Mutex<Box<[Bucket]>>>;
 
 /// The shared table: buckets spread over `STRIPES` locks, so every probe and store sees and
 /// leaves whole entries (no torn or mixed entries) while threads rarely wait for each other.
-pub struct TranspositionTable {
+pub struct StripedTable {
     stripes: Box<[Stripe]>,
     /// Total buckets, a multiple of `STRIPES`.
     buckets: usize,
@@ -252,9 +266,9 @@ pub struct TranspositionTable {
     waits: AtomicU64,
 }
 
-impl TranspositionTable {
-    pub fn new(mb: usize) -> TranspositionTable {
-        let mut t = TranspositionTable {
+impl StripedTable {
+    pub fn new(mb: usize) -> StripedTable {
+        let mut t = StripedTable {
             stripes: Box::new([]),
             buckets: 0,
             age: AtomicU8::new(0),
@@ -366,7 +380,7 @@ mod tests {
 
     #[test]
     fn store_then_probe_and_mate_scores_are_node_relative() {
-        let tt = TranspositionTable::new(1);
+        let tt = StripedTable::new(1);
         let key = 0x1234_5678_9abc_def0;
         tt.store(key, Move(77), MATE - 10, 5, 12, Bound::Exact, 4);
         let hit = tt.probe(key, 6).unwrap();
@@ -380,7 +394,7 @@ mod tests {
 
     #[test]
     fn full_bucket_evicts_the_shallowest() {
-        let tt = TranspositionTable::new(1);
+        let tt = StripedTable::new(1);
         let base = 0x0000_0001_0000_0000u64;
         for i in 0..4u64 {
             tt.store(
