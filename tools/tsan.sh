@@ -27,7 +27,7 @@ export SQUALL_STRESS_STOP_LIMIT_MS="${SQUALL_STRESS_STOP_LIMIT_MS:-20000}"
 export RUSTFLAGS="-Zsanitizer=thread -Cunsafe-allow-abi-mismatch=sanitizer"
 export CARGO_PROFILE_RELEASE_LTO=false
 export CARGO_PROFILE_RELEASE_DEBUG=line-tables-only
-export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1 second_deadlock_stack=1}"
+export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tools/tsan.supp}"
 
 exec nice -n 19 cargo +nightly test --release -j1 \
     --target x86_64-unknown-linux-gnu --target-dir target/tsan \
