@@ -101,6 +101,10 @@ struct SmpTestArgs {
     /// comma-separated (default: all 32).
     #[arg(long)]
     positions: Option<String>,
+    /// Helpers keep their own history tables instead of sharing the main thread's (to
+    /// measure that choice).
+    #[arg(long)]
+    own_history: bool,
 }
 
 #[derive(clap::Args)]
@@ -291,6 +295,7 @@ fn run_smp_test(args: &SmpTestArgs) -> ExitCode {
         threads,
         hash_mb: args.hash,
         selection,
+        own_history: args.own_history,
     };
     println!("{}", smptest::header(threads));
     let result = smptest::run(

@@ -51,6 +51,8 @@ pub struct Config {
     pub hash_mb: usize,
     /// Which positions (1-based indexes; empty: all).
     pub selection: Selection,
+    /// Helpers keep their own history instead of sharing the main thread's.
+    pub own_history: bool,
 }
 
 impl Default for Config {
@@ -60,6 +62,7 @@ impl Default for Config {
             threads: SMP_TEST_THREADS,
             hash_mb: SMP_TEST_HASH_MB,
             selection: Selection::default(),
+            own_history: false,
         }
     }
 }
@@ -172,6 +175,7 @@ pub fn run(
     one.options.threads = 1;
     let mut many = Engine::new(config.hash_mb);
     many.options.threads = threads;
+    many.options.share_history = !config.own_history;
     let limits = Limits::depth(config.depth);
     let mut summary = Summary {
         threads,
@@ -311,6 +315,7 @@ mod tests {
             threads: 2,
             hash_mb: 1,
             selection: Selection::parse("2..3").unwrap(),
+            own_history: false,
         };
         let mut rows = 0;
         let s = run(&config, |_| {}, |_| rows += 1).unwrap();

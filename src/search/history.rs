@@ -1,4 +1,4 @@
-//! Move-ordering memory: killers (two per ply), counter moves, a piece-to history and
+//! Move-ordering memory: killers (two per ply, per thread), counter moves, a piece-to history and
 //! continuation histories (piece-to of this move given the piece-to of the moves one and two
 //! plies earlier). The histories reward the quiet move that caused a cutoff and penalise the
 //! quiets tried before it.
@@ -6,19 +6,55 @@
 //! History values move toward ±HISTORY_MAX with a "gravity" update (the bonus shrinks as the
 //! value approaches the bound), so they saturate instead of overflowing and old results fade.
 
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicI16, AtomicI32, AtomicU32};
+
 use crate::moves::Move;
 use crate::types::{to64, Piece};
 
 use super::params::{HISTORY_BONUS_MAX, HISTORY_MAX, MAX_PLY, ONE_PLY};
 
+/// The histories and counter moves. Threads may share one: every field is an atomic used
+/// with relaxed loads and stores (plain moves on x86), so a read-modify-write can lose a
+/// concurrent update — harmless for ordering statistics — but nothing is ever torn.
 pub struct History {
-    killers: [[Move; 2]; MAX_PLY + 2],
     /// `butterfly[piece][to]`.
-    quiet: Vec<[i32; 128]>,
+    quiet: Vec<[AtomicI32; 128]>,
     /// `counter[previous piece][previous to]`: the quiet reply that refuted that move last time.
-    counter: Vec<[Move; 128]>,
+    counter: Vec<[AtomicU32; 128]>,
     /// `cont[previous piece-to][piece-to]`, piece-to = piece * 64 + to (0..64 square).
-    cont: Vec<[i16; PIECE_TO]>,
+    cont: Vec<[AtomicI16; PIECE_TO]>,
+}
+
+/// Two killer moves per ply: always the thread's own (they describe its part of the tree); a
+/// split point hands a copy of its owner's to the helpers.
+#[derive(Clone)]
+pub struct Killers {
+    table: [[Move; 2]; MAX_PLY + 2],
+}
+
+impl Default for Killers {
+    fn default() -> Self {
+        Killers {
+            table: [[Move::NONE; 2]; MAX_PLY + 2],
+        }
+    }
+}
+
+impl Killers {
+    #[inline]
+    pub fn get(&self, ply: usize) -> [Move; 2] {
+        self.table[ply]
+    }
+
+    /// `best` refuted a node at `ply`.
+    pub fn update(&mut self, ply: usize, best: Move) {
+        let k = &mut self.table[ply];
+        if k[0] != best {
+            k[1] = k[0];
+            k[0] = best;
+        }
+    }
 }
 
 /// Number of (piece, 64-square) pairs.
@@ -47,56 +83,59 @@ pub fn bonus(depth: i32) -> i32 {
 }
 
 #[inline]
-fn gravity(v: &mut i32, bonus: i32) {
-    *v += bonus - *v * bonus.abs() / HISTORY_MAX;
+fn gravity(v: i32, bonus: i32) -> i32 {
+    v + bonus - v * bonus.abs() / HISTORY_MAX
 }
 
 impl History {
     pub fn new() -> History {
         History {
-            killers: [[Move::NONE; 2]; MAX_PLY + 2],
-            quiet: vec![[0; 128]; Piece::COUNT],
-            counter: vec![[Move::NONE; 128]; Piece::COUNT],
-            cont: vec![[0; PIECE_TO]; PIECE_TO],
+            quiet: (0..Piece::COUNT)
+                .map(|_| std::array::from_fn(|_| AtomicI32::new(0)))
+                .collect(),
+            counter: (0..Piece::COUNT)
+                .map(|_| std::array::from_fn(|_| AtomicU32::new(Move::NONE.0)))
+                .collect(),
+            cont: (0..PIECE_TO)
+                .map(|_| std::array::from_fn(|_| AtomicI16::new(0)))
+                .collect(),
         }
     }
 
-    pub fn clear(&mut self) {
-        *self = History::new();
-    }
-
-    /// Forget the killers (a new search starts from another root).
-    pub fn clear_killers(&mut self) {
-        self.killers = [[Move::NONE; 2]; MAX_PLY + 2];
-    }
-
-    #[inline]
-    pub fn killers(&self, ply: usize) -> [Move; 2] {
-        self.killers[ply]
+    /// Forget everything (a new game).
+    pub fn clear(&self) {
+        for row in &self.quiet {
+            row.iter().for_each(|v| v.store(0, Relaxed));
+        }
+        for row in &self.counter {
+            row.iter().for_each(|v| v.store(Move::NONE.0, Relaxed));
+        }
+        for row in &self.cont {
+            row.iter().for_each(|v| v.store(0, Relaxed));
+        }
     }
 
     /// Ordering score of a quiet move: its own history plus its continuation histories.
     #[inline]
     pub fn score(&self, m: Move, ctx: &Context) -> i32 {
         let pt = piece_to(m);
-        let mut v = self.quiet[m.moved().index()][m.to() as usize];
+        let mut v = self.quiet[m.moved().index()][m.to() as usize].load(Relaxed);
         for p in ctx {
             if !p.is_none() {
-                v += self.cont[piece_to(*p)][pt] as i32;
+                v += self.cont[piece_to(*p)][pt].load(Relaxed) as i32;
             }
         }
         v
     }
 
-    fn reward(&mut self, m: Move, ctx: &Context, bonus: i32) {
-        gravity(&mut self.quiet[m.moved().index()][m.to() as usize], bonus);
+    fn reward(&self, m: Move, ctx: &Context, bonus: i32) {
+        let q = &self.quiet[m.moved().index()][m.to() as usize];
+        q.store(gravity(q.load(Relaxed), bonus), Relaxed);
         let pt = piece_to(m);
         for p in ctx {
             if !p.is_none() {
-                let e = &mut self.cont[piece_to(*p)][pt];
-                let mut v = *e as i32;
-                gravity(&mut v, bonus);
-                *e = v as i16;
+                let e = &self.cont[piece_to(*p)][pt];
+                e.store(gravity(e.load(Relaxed) as i32, bonus) as i16, Relaxed);
             }
         }
     }
@@ -106,20 +145,13 @@ impl History {
         if prev.is_none() {
             Move::NONE
         } else {
-            self.counter[prev.moved().index()][prev.to() as usize]
+            Move(self.counter[prev.moved().index()][prev.to() as usize].load(Relaxed))
         }
     }
 
-    /// A quiet move `best` refuted the node: reward it, make it a killer and counter move, and
+    /// A quiet move `best` refuted the node: reward it and make it the counter move, and
     /// penalise the quiets in `tried` that were searched before it without success.
-    pub fn update_cutoff(
-        &mut self,
-        best: Move,
-        tried: &[Move],
-        depth: i32,
-        ply: usize,
-        ctx: &Context,
-    ) {
+    pub fn update_cutoff(&self, best: Move, tried: &[Move], depth: i32, ctx: &Context) {
         let b = bonus(depth);
         self.reward(best, ctx, b);
         for &m in tried {
@@ -127,14 +159,9 @@ impl History {
                 self.reward(m, ctx, -b);
             }
         }
-        let k = &mut self.killers[ply];
-        if k[0] != best {
-            k[1] = k[0];
-            k[0] = best;
-        }
         let p = ctx[0];
         if !p.is_none() {
-            self.counter[p.moved().index()][p.to() as usize] = best;
+            self.counter[p.moved().index()][p.to() as usize].store(best.0, Relaxed);
         }
     }
 }

@@ -127,6 +127,8 @@ pub struct Options {
     pub multipv: usize,
     pub move_overhead_ms: u64,
     pub threads: usize,
+    /// All threads share one history table (otherwise each helper keeps its own).
+    pub share_history: bool,
 }
 
 impl Default for Options {
@@ -135,6 +137,7 @@ impl Default for Options {
             multipv: 1,
             move_overhead_ms: time::DEFAULT_MOVE_OVERHEAD_MS,
             threads: 1,
+            share_history: true,
         }
     }
 }
@@ -147,7 +150,7 @@ pub struct Engine {
     /// so resizing and clearing need no lock.
     tt: Arc<TranspositionTable>,
     evaluator: Evaluator,
-    history: Box<History>,
+    history: Arc<History>,
     pool: Pool,
     /// Bumped by `clear`, so helpers clear their own tables before the next search.
     clear_epoch: u64,
@@ -166,7 +169,7 @@ impl Engine {
         Engine {
             tt: Arc::new(TranspositionTable::new(hash_mb)),
             evaluator: Evaluator::new(),
-            history: Box::new(History::new()),
+            history: Arc::new(History::new()),
             pool: Pool::new(),
             clear_epoch: 0,
             smp_stats: SmpStats::default(),
@@ -229,9 +232,10 @@ impl Engine {
         let tt = self.tt_mut();
         tt.new_search();
         tt.take_waits();
-        self.history.clear_killers();
+        let shared_history = self.options.share_history.then(|| self.history.clone());
         let job = Arc::new(Job::new(
             self.tt.clone(),
+            shared_history,
             self.pool.helpers() + 1,
             self.clear_epoch,
         ));
@@ -244,7 +248,7 @@ impl Engine {
                 &self.options,
                 &job,
                 &mut self.evaluator,
-                &mut self.history,
+                &self.history,
             );
             s.run(reporter)
         };

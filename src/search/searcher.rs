@@ -1,9 +1,10 @@
 //! One search. `Search` is the main thread's root driver: iterative deepening with aspiration
 //! windows, the root move list, reports and the clock. `Tree` is the per-thread search context
 //! (typhoon's searcher thread context: position, move and eval stacks, PV, node counter, the
-//! thread's own evaluator and history, the split point it works under) and walks the tree: PVS
-//! alpha-beta with extensions, reductions and pruning, quiescence at the leaves, and the YBW
-//! split loop shared by a split point's owner and its helpers (see `smp.rs`).
+//! thread's own evaluator and killers, the shared or its own history, the split point it works
+//! under) and walks the tree: PVS alpha-beta with extensions, reductions and pruning,
+//! quiescence at the leaves, and the YBW split loop shared by a split point's owner and its
+//! helpers (see `smp.rs`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};
@@ -19,7 +20,7 @@ use crate::eval::Evaluator;
 use crate::moves::Move;
 use crate::types::{file_of, rank_of, Colour, Kind};
 
-use super::history::{Context, History};
+use super::history::{Context, History, Killers};
 use super::limits::Limits;
 use super::params::*;
 use super::picker::Picker;
@@ -82,7 +83,8 @@ pub struct Tree<'a> {
     job: &'a Job,
     tt: &'a TranspositionTable,
     eval: &'a mut Evaluator,
-    history: &'a mut History,
+    history: &'a History,
+    killers: Box<Killers>,
     main: Option<MainCtl<'a>>,
     pos: Position,
     /// Unwind now: the search was stopped, or a split point above was cut off.
@@ -139,7 +141,7 @@ impl<'a> Search<'a> {
         options: &'a Options,
         job: &'a Job,
         eval: &'a mut Evaluator,
-        history: &'a mut History,
+        history: &'a History,
     ) -> Search<'a> {
         let root_move = |mv: Move| RootMove {
             mv,
@@ -455,7 +457,7 @@ impl<'a> Tree<'a> {
         id: usize,
         job: &'a Job,
         eval: &'a mut Evaluator,
-        history: &'a mut History,
+        history: &'a History,
         main: Option<MainCtl<'a>>,
     ) -> Tree<'a> {
         Tree {
@@ -464,6 +466,7 @@ impl<'a> Tree<'a> {
             tt: &job.tt,
             eval,
             history,
+            killers: Box::default(),
             main,
             pos: Position::startpos(),
             stopped: false,
@@ -487,7 +490,7 @@ impl<'a> Tree<'a> {
         options: &Options,
         forced: bool,
         eval: &'a mut Evaluator,
-        history: &'a mut History,
+        history: &'a History,
     ) -> Tree<'a> {
         let ctl = MainCtl {
             limits,
@@ -503,7 +506,7 @@ impl<'a> Tree<'a> {
         job: &'a Job,
         id: usize,
         eval: &'a mut Evaluator,
-        history: &'a mut History,
+        history: &'a History,
     ) -> Tree<'a> {
         Tree::new(id, job, eval, history, None)
     }
@@ -730,9 +733,9 @@ impl<'a> Tree<'a> {
         if in_check && self.pos.legal_moves().len() == 1 {
             depth += SINGLE_REPLY_EXTENSION;
         }
-        let killers = self.history.killers(ply);
+        let killers = self.killers.get(ply);
         let grand = if ply >= 2 {
-            self.history.killers(ply - 2)[0]
+            self.killers.get(ply - 2)[0]
         } else {
             Move::NONE
         };
@@ -799,7 +802,8 @@ impl<'a> Tree<'a> {
                     if score >= beta {
                         if quiet {
                             self.history
-                                .update_cutoff(m, &quiets[..n_quiets], depth, ply, &ctx);
+                                .update_cutoff(m, &quiets[..n_quiets], depth, &ctx);
+                            self.killers.update(ply, m);
                         }
                         break;
                     }
@@ -827,13 +831,9 @@ impl<'a> Tree<'a> {
                 }
                 if after.best >= beta && after.best_move != best_move && after.best_move.is_quiet()
                 {
-                    self.history.update_cutoff(
-                        after.best_move,
-                        &quiets[..n_quiets],
-                        depth,
-                        ply,
-                        &ctx,
-                    );
+                    self.history
+                        .update_cutoff(after.best_move, &quiets[..n_quiets], depth, &ctx);
+                    self.killers.update(ply, after.best_move);
                 }
                 best = after.best;
                 best_move = after.best_move;
@@ -1015,6 +1015,7 @@ impl<'a> Tree<'a> {
             path_moves: self.moves[..=ply].to_vec(),
             path_evals: self.evals[..=ply].to_vec(),
             root_depth: self.root_depth,
+            killers: self.killers.as_ref().clone(),
             parent: self.split.clone(),
             cutoff: AtomicBool::new(false),
             state: Mutex::new(SplitState {
@@ -1145,6 +1146,7 @@ impl<'a> Tree<'a> {
         self.moves[..=ply].copy_from_slice(&sp.path_moves);
         self.evals[..=ply].copy_from_slice(&sp.path_evals);
         self.root_depth = sp.root_depth;
+        *self.killers = sp.killers.clone();
         let outer = self.split.replace(sp.clone());
         self.split_loop(sp);
         sp.state.lock().helpers -= 1;

@@ -22,7 +22,7 @@ use crate::board::Position;
 use crate::eval::Evaluator;
 use crate::moves::Move;
 
-use super::history::{Context, History};
+use super::history::{Context, History, Killers};
 use super::params::MAX_PLY;
 use super::searcher::Tree;
 use super::tt::TranspositionTable;
@@ -94,6 +94,8 @@ pub struct SplitPoint {
     pub path_moves: Vec<Move>,
     pub path_evals: Vec<i32>,
     pub root_depth: i32,
+    /// The owner's killers when it split: the helpers' start in this part of the tree.
+    pub killers: Killers,
     /// The split point this node lies under (the owner's), if any.
     pub parent: Option<Arc<SplitPoint>>,
     /// Set by the thread that finds a beta cutoff: everyone below stops.
@@ -133,6 +135,8 @@ impl SplitPoint {
 /// Everything the threads of one search share.
 pub struct Job {
     pub tt: Arc<TranspositionTable>,
+    /// The history all threads share, or `None` when each helper keeps its own.
+    pub shared_history: Option<Arc<History>>,
     pub threads: usize,
     /// Set when the search must end now (stop, time, node limit): every thread unwinds.
     pub abort: AtomicBool,
@@ -154,9 +158,15 @@ pub struct Job {
 }
 
 impl Job {
-    pub fn new(tt: Arc<TranspositionTable>, threads: usize, clear_epoch: u64) -> Job {
+    pub fn new(
+        tt: Arc<TranspositionTable>,
+        shared_history: Option<Arc<History>>,
+        threads: usize,
+        clear_epoch: u64,
+    ) -> Job {
         Job {
             tt,
+            shared_history,
             threads,
             abort: AtomicBool::new(false),
             done: AtomicBool::new(false),
@@ -360,7 +370,7 @@ impl Drop for Pool {
 
 fn helper_main(id: usize, shared: Arc<PoolShared>, mut seen: u64) {
     let mut eval = Evaluator::new();
-    let mut history = Box::new(History::new());
+    let own_history = History::new();
     let mut cleared = 0;
     loop {
         let job = {
@@ -377,11 +387,11 @@ fn helper_main(id: usize, shared: Arc<PoolShared>, mut seen: u64) {
         if let Some(job) = job {
             if job.clear_epoch != cleared {
                 eval.clear();
-                history.clear();
+                own_history.clear();
                 cleared = job.clear_epoch;
             }
-            history.clear_killers();
-            let mut tree = Tree::helper(&job, id, &mut eval, &mut history);
+            let history = job.shared_history.as_deref().unwrap_or(&own_history);
+            let mut tree = Tree::helper(&job, id, &mut eval, history);
             tree.idle_loop();
             job.nodes[id].store(tree.nodes(), Ordering::Relaxed);
         }
