@@ -24,7 +24,7 @@ use super::history::{Context, History, Killers};
 use super::limits::Limits;
 use super::params::*;
 use super::picker::Picker;
-use super::smp::{Job, NodeInfo, SplitPoint, SplitState};
+use super::smp::{Job, NodeInfo, RootResult, SplitPoint, SplitState};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable, TtHit};
 use super::{Control, Iteration, Options, Report, SearchResult};
@@ -397,30 +397,19 @@ impl<'a> Search<'a> {
                     number: i + 1,
                 });
             }
-            let gives_check = self.tree.pos.gives_check(m);
-            let ext = if gives_check { CHECK_EXTENSION } else { 0 };
-            let new_depth = depth - ONE_PLY + ext;
-            self.tree.moves[0] = m;
-            self.tree.pos.make(m);
             let score = if i == pv_idx {
-                -self.tree.alpha_beta(-beta, -alpha, new_depth, 1)
-            } else {
-                let mut r = 0;
-                if depth >= LMR_MIN_DEPTH && i - pv_idx > LMR_MIN_MOVES && m.is_quiet() {
-                    r = self
-                        .tree
-                        .reduction(depth, i - pv_idx + 1, true, true, gives_check, 0);
-                }
-                let mut s = -self.tree.alpha_beta(-alpha - 1, -alpha, new_depth - r, 1);
-                if s > alpha && r > 0 {
-                    s = -self.tree.alpha_beta(-alpha - 1, -alpha, new_depth, 1);
-                }
-                if s > alpha && s < beta {
-                    s = -self.tree.alpha_beta(-beta, -alpha, new_depth, 1);
-                }
+                let gives_check = self.tree.pos.gives_check(m);
+                let ext = if gives_check { CHECK_EXTENSION } else { 0 };
+                self.tree.moves[0] = m;
+                self.tree.pos.make(m);
+                let s = -self
+                    .tree
+                    .alpha_beta(-beta, -alpha, depth - ONE_PLY + ext, 1);
+                self.tree.pos.unmake();
                 s
+            } else {
+                self.tree.root_move(depth, beta, m, i - pv_idx + 1, alpha)
             };
-            self.tree.pos.unmake();
             if self.tree.stopped {
                 return best;
             }
@@ -447,8 +436,56 @@ impl<'a> Search<'a> {
                     alpha = score;
                 }
             }
+            if i + 1 < self.root_moves.len() && self.tree.may_split_root(depth) {
+                return self.split_root(depth, beta, i + 1, pv_idx, alpha, best);
+            }
         }
         best
+    }
+
+    /// Shares the root moves from `next` on with the helpers (the root is a PV node whose
+    /// eldest brother has been searched) and takes the results back into the root move list.
+    fn split_root(
+        &mut self,
+        depth: i32,
+        beta: i32,
+        next: usize,
+        pv_idx: usize,
+        alpha: i32,
+        best: i32,
+    ) -> i32 {
+        let n = NodeInfo {
+            root: true,
+            ply: 0,
+            depth,
+            beta,
+            pv_node: true,
+            in_check: self.tree.pos.in_check(),
+            eval: self.tree.evals[0],
+            improving: false,
+            may_extend: true,
+            prev: Move::NONE,
+            ctx: [Move::NONE; 2],
+            killers: self.tree.killers.get(0),
+        };
+        let moves = self.root_moves[next..]
+            .iter()
+            .map(|rm| (rm.mv, false))
+            .collect();
+        let best_move = self.root_moves[pv_idx].mv;
+        let done = next - pv_idx;
+        let (after, results) =
+            self.tree
+                .split_with(&n, moves, (alpha, best, best_move), (done, done, false));
+        for r in results {
+            if let Some(rm) = self.root_moves.iter_mut().find(|rm| rm.mv == r.mv) {
+                rm.score = r.score;
+                rm.pv = r.pv;
+                rm.seldepth = r.seldepth;
+                self.best_move_changes += 1;
+            }
+        }
+        after.best
     }
 }
 
@@ -750,6 +787,7 @@ impl<'a> Tree<'a> {
         ];
         let mut picker = Picker::main(tt_move, in_check, killers, grand, counter, ctx);
         let node = NodeInfo {
+            root: false,
             ply,
             depth,
             beta,
@@ -869,6 +907,9 @@ impl<'a> Tree<'a> {
         alpha: i32,
         best: i32,
     ) -> Step {
+        if n.root {
+            return Step::Searched(self.root_move(n.depth, n.beta, m, legal, alpha));
+        }
         let ply = n.ply;
         let depth = n.depth;
         let beta = n.beta;
@@ -966,6 +1007,38 @@ impl<'a> Tree<'a> {
         Step::Searched(score)
     }
 
+    /// A root move after the first: reduced when late and quiet, searched with a null window
+    /// at alpha, re-searched at full depth and then with the full window when it beats alpha.
+    /// `count` is its number (1-based) among the root moves of this line.
+    fn root_move(&mut self, depth: i32, beta: i32, m: Move, count: usize, alpha: i32) -> i32 {
+        let gives_check = self.pos.gives_check(m);
+        let ext = if gives_check { CHECK_EXTENSION } else { 0 };
+        let new_depth = depth - ONE_PLY + ext;
+        self.moves[0] = m;
+        self.pos.make(m);
+        let mut r = 0;
+        if depth >= LMR_MIN_DEPTH && count - 1 > LMR_MIN_MOVES && m.is_quiet() {
+            r = self.reduction(depth, count, true, true, gives_check, 0);
+        }
+        let mut s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, 1);
+        if s > alpha && r > 0 {
+            s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, 1);
+        }
+        if s > alpha && s < beta {
+            s = -self.alpha_beta(-beta, -alpha, new_depth, 1);
+        }
+        self.pos.unmake();
+        s
+    }
+
+    /// May the root share its remaining moves now?
+    fn may_split_root(&self, depth: i32) -> bool {
+        SPLIT_AT_ROOT
+            && self.job.threads > 1
+            && depth >= SPLIT_MIN_DEPTH
+            && self.job.idle.load(Ordering::Relaxed) > 0
+    }
+
     /// Is this node worth sharing now? Deep enough, its eldest brothers searched (one at a
     /// PV node, a few at an expected ALL node), and a thread is looking for work.
     fn may_split(&self, n: &NodeInfo, searched: usize) -> bool {
@@ -984,13 +1057,12 @@ impl<'a> Tree<'a> {
     /// Turns this node into a split point: its remaining legal moves, in the picker's order,
     /// go into a shared list; this thread searches them with whichever helpers join, then
     /// waits for (and helps) its helpers, and returns the node's result.
-    #[allow(clippy::too_many_arguments)]
     fn split(
         &mut self,
         n: &NodeInfo,
         picker: &mut Picker,
         ci: &CheckInfo,
-        (alpha, best, best_move): (i32, i32, Move),
+        so_far: (i32, i32, Move),
         legal: usize,
         searched: usize,
     ) -> AfterSplit {
@@ -1001,8 +1073,25 @@ impl<'a> Tree<'a> {
             }
         }
         if moves.is_empty() {
-            return AfterSplit { best, best_move };
+            return AfterSplit {
+                best: so_far.1,
+                best_move: so_far.2,
+            };
         }
+        let counts = (legal, searched, picker.skip_quiets);
+        self.split_with(n, moves, so_far, counts).0
+    }
+
+    /// The split itself, for a list of `moves` still to search (each with "bad capture"), given
+    /// the node's (alpha, best, best move) and (legal moves, searched moves, quiets pruned) so
+    /// far. Also returns, at the root, the moves that raised alpha.
+    fn split_with(
+        &mut self,
+        n: &NodeInfo,
+        moves: Vec<(Move, bool)>,
+        (alpha, best, best_move): (i32, i32, Move),
+        (legal, searched, skip_quiets): (usize, usize, bool),
+    ) -> (AfterSplit, Vec<RootResult>) {
         let ply = n.ply;
         let pv = if n.pv_node {
             self.pv[ply][ply..self.pv_len[ply].max(ply)].to_vec()
@@ -1027,7 +1116,8 @@ impl<'a> Tree<'a> {
                 best,
                 best_move,
                 pv,
-                skip_quiets: picker.skip_quiets,
+                root_results: Vec::new(),
+                skip_quiets,
                 helpers: 0,
                 closed: false,
             }),
@@ -1042,16 +1132,17 @@ impl<'a> Tree<'a> {
         self.splits_owned -= 1;
         self.split = outer;
         self.stopped = self.must_unwind();
-        let st = sp.state.lock();
+        let mut st = sp.state.lock();
         if n.pv_node {
             let len = st.pv.len().min(MAX_PLY + 1 - ply);
             self.pv[ply][ply..ply + len].copy_from_slice(&st.pv[..len]);
             self.pv_len[ply] = ply + len;
         }
-        AfterSplit {
+        let after = AfterSplit {
             best: st.best,
             best_move: st.best_move,
-        }
+        };
+        (after, std::mem::take(&mut st.root_results))
     }
 
     /// Takes moves from a split point and searches them until none is left or the split point
@@ -1092,6 +1183,17 @@ impl<'a> Tree<'a> {
             }
             let mut st = sp.state.lock();
             st.searched += 1;
+            if n.root && score > st.alpha {
+                let mut pv = vec![m];
+                pv.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+                let seldepth = self.seldepth;
+                st.root_results.push(RootResult {
+                    mv: m,
+                    score,
+                    pv,
+                    seldepth,
+                });
+            }
             if score > st.best {
                 st.best = score;
                 if score > st.alpha {

@@ -48,6 +48,8 @@ pub struct SmpStats {
 /// What a node knows before its move loop; a split point hands it to every helper.
 #[derive(Clone, Debug)]
 pub struct NodeInfo {
+    /// The root: moves are searched the root's way and their results kept one by one.
+    pub root: bool,
     pub ply: usize,
     /// Remaining depth in quarter plies (after IIR and the single-reply extension).
     pub depth: i32,
@@ -60,6 +62,15 @@ pub struct NodeInfo {
     pub prev: Move,
     pub ctx: Context,
     pub killers: [Move; 2],
+}
+
+/// A root move searched at a split point that raised alpha when it finished.
+#[derive(Clone, Debug)]
+pub struct RootResult {
+    pub mv: Move,
+    pub score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: i32,
 }
 
 /// The part of a split point that changes, guarded by its lock.
@@ -77,6 +88,8 @@ pub struct SplitState {
     pub best_move: Move,
     /// The best line from this node (PV nodes only).
     pub pv: Vec<Move>,
+    /// At the root: every move that raised alpha, with its score, line and selective depth.
+    pub root_results: Vec<RootResult>,
     /// Late-move pruning has started: further quiet moves are skipped.
     pub skip_quiets: bool,
     /// Threads other than the owner working here.
