@@ -23,7 +23,12 @@ fn wac_positions(step: usize) -> Vec<(String, Position)> {
 }
 
 fn search(p: &Position, limits: Limits) -> SearchResult {
+    search_on(p, limits, 1)
+}
+
+fn search_on(p: &Position, limits: Limits, threads: usize) -> SearchResult {
     let mut e = Engine::new(8);
+    e.options.threads = threads;
     e.search(p, &limits, &Control::new(false), &mut |_: &Report| {})
 }
 
@@ -74,10 +79,23 @@ fn mates_in_one_two_three_have_exact_scores() {
         if n > 1 {
             assert!(!forced_mate(&mut p, n - 1), "{fen}: no shorter mate");
         }
-        // Generous depth: the Morphy position is a zugzwang that null move sees late.
+        // Generous depth: the Morphy position is a zugzwang that null move sees late. The
+        // parallel search must agree exactly (split points share alpha, best score and PV).
+        for threads in [2, 4, 1] {
+            let r = search_on(&p, Limits::depth(2 * n as i32 + 10), threads);
+            assert_eq!(
+                mate_in(r.score),
+                Some(n as i32),
+                "{fen}, {threads} threads: score {}",
+                r.score
+            );
+            assert_eq!(
+                r.score,
+                MATE - (2 * n as i32 - 1),
+                "{fen}, {threads} threads"
+            );
+        }
         let r = search(&p, Limits::depth(2 * n as i32 + 10));
-        assert_eq!(mate_in(r.score), Some(n as i32), "{fen}: score {}", r.score);
-        assert_eq!(r.score, MATE - (2 * n as i32 - 1), "{fen}");
         // The chosen move keeps the mate: after it, the opponent is mated within n - 1.
         let mut after = p.clone();
         after.make(r.best);
@@ -212,22 +230,25 @@ fn stop_from_another_thread_ends_an_infinite_search() {
 #[test]
 fn multipv_reports_distinct_lines() {
     let p = Position::startpos();
-    let mut e = Engine::new(8);
-    e.options.multipv = 3;
-    let mut last = std::collections::BTreeMap::new();
-    e.search(
-        &p,
-        &Limits::depth(6),
-        &Control::new(false),
-        &mut |r: &Report| {
-            if let Report::Iteration(it) = r {
-                last.insert(it.multipv, it.pv[0]);
-            }
-        },
-    );
-    let moves: std::collections::HashSet<Move> = last.values().copied().collect();
-    assert_eq!(last.len(), 3);
-    assert_eq!(moves.len(), 3);
+    for threads in [1, 2] {
+        let mut e = Engine::new(8);
+        e.options.multipv = 3;
+        e.options.threads = threads;
+        let mut last = std::collections::BTreeMap::new();
+        e.search(
+            &p,
+            &Limits::depth(8),
+            &Control::new(false),
+            &mut |r: &Report| {
+                if let Report::Iteration(it) = r {
+                    last.insert(it.multipv, it.pv[0]);
+                }
+            },
+        );
+        let moves: std::collections::HashSet<Move> = last.values().copied().collect();
+        assert_eq!(last.len(), 3, "{threads} threads");
+        assert_eq!(moves.len(), 3, "{threads} threads");
+    }
 }
 
 #[test]
