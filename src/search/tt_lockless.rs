@@ -288,27 +288,6 @@ mod tests {
     }
 
     #[test]
-    fn lockless_full_bucket_evicts_the_shallowest() {
-        let tt = LocklessTable::new(1);
-        let base = 0x0000_0001_0000_0000u64;
-        for i in 0..4u64 {
-            tt.store(
-                base * (i + 1),
-                Move::NONE,
-                0,
-                0,
-                10 + i as i32,
-                Bound::Lower,
-                0,
-            );
-        }
-        tt.store(base * 9, Move::NONE, 0, 0, 30, Bound::Lower, 0);
-        assert!(tt.probe(base, 0).is_none(), "depth 10 entry evicted");
-        assert!(tt.probe(base * 9, 0).is_some());
-        assert!(tt.probe(base * 4, 0).is_some());
-    }
-
-    #[test]
     fn lockless_clear_and_hashfull() {
         let mut tt = LocklessTable::new(1);
         let mut k = 1u64;
