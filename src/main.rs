@@ -88,9 +88,13 @@ struct BenchArgs {
 
 #[derive(clap::Args)]
 struct SmpTestArgs {
-    /// Depth in plies for every search.
-    #[arg(long, default_value_t = squall::smptest::SMP_TEST_DEPTH)]
-    depth: i32,
+    /// Depth in plies for every search (default: per position, the first depth one thread
+    /// completes after --seconds).
+    #[arg(long, conflicts_with = "seconds")]
+    depth: Option<i32>,
+    /// Calibrate each position's depth: the first one thread completes after this long.
+    #[arg(long, default_value_t = squall::smptest::SMP_TEST_SECONDS)]
+    seconds: f64,
     /// Threads of the parallel run (compared with one thread).
     #[arg(long, default_value_t = squall::smptest::SMP_TEST_THREADS)]
     threads: usize,
@@ -260,12 +264,22 @@ fn thread_count(threads: usize) -> Option<usize> {
 }
 
 fn run_smp_test(args: &SmpTestArgs) -> ExitCode {
-    use squall::smptest::{self, Config};
-    if !(1..=squall::search::params::MAX_DEPTH).contains(&args.depth) {
-        let max = squall::search::params::MAX_DEPTH;
-        eprintln!("error: --depth must be 1 to {max}");
-        return ExitCode::from(2);
-    }
+    use squall::smptest::{self, Config, DepthRule};
+    let depth = match args.depth {
+        Some(d) if (1..=squall::search::params::MAX_DEPTH).contains(&d) => DepthRule::Fixed(d),
+        Some(_) => {
+            let max = squall::search::params::MAX_DEPTH;
+            eprintln!("error: --depth must be 1 to {max}");
+            return ExitCode::from(2);
+        }
+        None if args.seconds.is_finite() && args.seconds > 0.0 => {
+            DepthRule::Calibrated(args.seconds)
+        }
+        None => {
+            eprintln!("error: --seconds must be a positive number");
+            return ExitCode::from(2);
+        }
+    };
     let Some(threads) = thread_count(args.threads) else {
         return ExitCode::from(2);
     };
@@ -291,7 +305,7 @@ fn run_smp_test(args: &SmpTestArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let config = Config {
-        depth: args.depth,
+        depth,
         threads,
         hash_mb: args.hash,
         selection,

@@ -13,13 +13,10 @@ use std::time::Instant;
 use crate::bench::{self, add_stats};
 use crate::board::Position;
 use crate::moves::Move;
-use crate::search::{Control, Engine, Limits, Report, SmpStats};
+use crate::search::params::MAX_DEPTH;
+use crate::search::{Bound, Control, Engine, Limits, Report, SmpStats};
 use crate::suite::Selection;
 
-/// Default depth: on one thread of a ~1.1 Mnps machine about 2.9 s per position on average
-/// (median 2.3 s, about 90 s for the 32; the openings take 3-7 s, a few tactical positions
-/// well under a second and the mate in position 26 no time at all).
-pub const SMP_TEST_DEPTH: i32 = 21;
 /// Default hash size for both engines (MB).
 pub const SMP_TEST_HASH_MB: usize = 64;
 /// Default thread count compared with one thread.
@@ -42,10 +39,24 @@ pub fn selected_positions(selection: &Selection) -> Vec<(usize, &'static str)> {
         .collect()
 }
 
+/// Default for calibrated depths: each position is searched to the first depth that one
+/// thread completes after this many seconds.
+pub const SMP_TEST_SECONDS: f64 = 2.0;
+
+/// How deep each position is searched.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DepthRule {
+    /// The same depth for every position.
+    Fixed(i32),
+    /// Per position, the first depth one thread completes after this many seconds (so that
+    /// every position takes one thread a few seconds, whatever its branching factor).
+    Calibrated(f64),
+}
+
 /// What `squall smp-test` was asked to do.
 #[derive(Clone, Debug)]
 pub struct Config {
-    pub depth: i32,
+    pub depth: DepthRule,
     /// Threads of the parallel run (the reference run always has one).
     pub threads: usize,
     pub hash_mb: usize,
@@ -58,7 +69,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            depth: SMP_TEST_DEPTH,
+            depth: DepthRule::Calibrated(SMP_TEST_SECONDS),
             threads: SMP_TEST_THREADS,
             hash_mb: SMP_TEST_HASH_MB,
             selection: Selection::default(),
@@ -70,8 +81,10 @@ impl Default for Config {
 /// One search of one position.
 #[derive(Clone, Copy, Debug)]
 pub struct Sample {
-    /// Wall time around `Engine::search`, seconds.
+    /// Time from the start of `Engine::search` to the report of the target depth, seconds.
     pub seconds: f64,
+    /// The depth completed.
+    pub depth: i32,
     pub nodes: u64,
     pub best: Move,
     pub score: i32,
@@ -99,7 +112,7 @@ impl Row {
 #[derive(Clone, Debug)]
 pub struct Summary {
     pub threads: usize,
-    pub depth: i32,
+    pub depth: DepthRule,
     pub rows: Vec<Row>,
 }
 
@@ -176,7 +189,6 @@ pub fn run(
     let mut many = Engine::new(config.hash_mb);
     many.options.threads = threads;
     many.options.share_history = !config.own_history;
-    let limits = Limits::depth(config.depth);
     let mut summary = Summary {
         threads,
         depth: config.depth,
@@ -185,13 +197,23 @@ pub fn run(
     for (k, &(index, fen)) in selected.iter().enumerate() {
         let pos = Position::from_fen(fen).map_err(|e| format!("position {index}: {e}"))?;
         let step = format!("[{}/{}] position {index}", k + 1, selected.len());
-        progress(&format!("{step}: 1 thread, depth {}", config.depth));
-        let a = sample(&mut one, &pos, &limits);
+        let a = match config.depth {
+            DepthRule::Fixed(d) => {
+                progress(&format!("{step}: 1 thread, depth {d}"));
+                sample(&mut one, &pos, d, None)
+            }
+            DepthRule::Calibrated(secs) => {
+                progress(&format!(
+                    "{step}: 1 thread, until a depth ends after {secs} s"
+                ));
+                sample(&mut one, &pos, MAX_DEPTH, Some(secs))
+            }
+        };
         progress(&format!(
             "{step}: {threads} threads, depth {} (1 thread: {:.2} s)",
-            config.depth, a.seconds
+            a.depth, a.seconds
         ));
-        let b = sample(&mut many, &pos, &limits);
+        let b = sample(&mut many, &pos, a.depth, None);
         let r = Row {
             index,
             fen,
@@ -204,16 +226,35 @@ pub fn run(
     Ok(summary)
 }
 
-/// One search from a cleared engine, timed around `Engine::search`.
-fn sample(engine: &mut Engine, pos: &Position, limits: &Limits) -> Sample {
+/// One search from a cleared engine to `depth`, or (with `after`) to the first depth that
+/// ends after that many seconds; timed from the start of `Engine::search` to the report of
+/// the last completed depth.
+fn sample(engine: &mut Engine, pos: &Position, depth: i32, after: Option<f64>) -> Sample {
     engine.clear();
     let control = Control::new(false);
+    let limits = Limits::depth(depth);
     let start = Instant::now();
-    let r = engine.search(pos, limits, &control, &mut |_: &Report| {});
-    let seconds = start.elapsed().as_secs_f64();
+    let mut reached = (0, 0.0, 0);
+    let r = engine.search(pos, &limits, &control, &mut |rep: &Report| {
+        if let Report::Iteration(it) = rep {
+            if it.multipv == 1 && it.bound == Bound::Exact && it.depth > reached.0 {
+                let t = start.elapsed().as_secs_f64();
+                reached = (it.depth, t, it.nodes);
+                if after.is_some_and(|s| t >= s) {
+                    control.stop();
+                }
+            }
+        }
+    });
+    let (depth, seconds, nodes) = if reached.0 > 0 {
+        reached
+    } else {
+        (r.depth, start.elapsed().as_secs_f64(), r.nodes)
+    };
     Sample {
         seconds,
-        nodes: r.nodes,
+        depth,
+        nodes,
         best: r.best,
         score: r.score,
         stats: engine.smp_stats(),
@@ -224,8 +265,9 @@ fn sample(engine: &mut Engine, pos: &Position, limits: &Limits) -> Sample {
 pub fn header(threads: usize) -> String {
     let n = format!("{threads}T");
     format!(
-        "{:>3}  {:>8}  {:>8}  {:>7}  {:>11}  {:>11}  {:>6}  {:>6}",
+        "{:>3}  {:>5}  {:>8}  {:>8}  {:>7}  {:>11}  {:>11}  {:>6}  {:>6}",
         "pos",
+        "depth",
         "time 1T",
         format!("time {n}"),
         "speedup",
@@ -240,8 +282,9 @@ pub fn header(threads: usize) -> String {
 pub fn format_row(r: &Row) -> String {
     let mark = if r.one.best == r.many.best { "" } else { " *" };
     format!(
-        "{:>3}  {:>8.3}  {:>8.3}  {:>7.2}  {:>11}  {:>11}  {:>6}  {:>6}{mark}",
+        "{:>3}  {:>5}  {:>8.3}  {:>8.3}  {:>7.2}  {:>11}  {:>11}  {:>6}  {:>6}{mark}",
         r.index,
+        r.one.depth,
         r.one.seconds,
         r.many.seconds,
         r.speedup(),
@@ -260,9 +303,16 @@ pub fn format_summary(s: &Summary) -> Vec<String> {
     let many: f64 = s.rows.iter().map(|r| r.many.seconds).sum();
     vec![
         format!(
-            "{} positions, depth {}, 1 thread vs {t} threads",
+            "{} positions, {}, 1 thread vs {t} threads",
             s.rows.len(),
-            s.depth
+            match s.depth {
+                DepthRule::Fixed(d) => format!("depth {d}"),
+                DepthRule::Calibrated(secs) => format!(
+                    "each to the first depth one thread completes after {secs} s (depths {}..{})",
+                    s.rows.iter().map(|r| r.one.depth).min().unwrap_or(0),
+                    s.rows.iter().map(|r| r.one.depth).max().unwrap_or(0)
+                ),
+            }
         ),
         format!(
             "time to depth: geometric mean speedup {:.3} (total {one:.2} s vs {many:.2} s: {:.3})",
@@ -311,7 +361,7 @@ mod tests {
     #[test]
     fn small_run_fills_rows_and_summary() {
         let config = Config {
-            depth: 3,
+            depth: DepthRule::Fixed(3),
             threads: 2,
             hash_mb: 1,
             selection: Selection::parse("2..3").unwrap(),

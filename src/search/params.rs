@@ -108,9 +108,9 @@ pub const SPLIT_MIN_DEPTH: i32 = 4 * ONE_PLY;
 /// Moves a PV node searches alone before it may split (the eldest brother).
 pub const SPLIT_PV_MOVES: usize = 1;
 /// Moves that must fail low at a non-PV node before it is taken for an ALL node and split.
-pub const SPLIT_ALL_MOVES: usize = 3;
+pub const SPLIT_ALL_MOVES: usize = 5;
 /// The root splits too (after its first move), so helpers take whole root moves.
-pub const SPLIT_AT_ROOT: bool = true;
+pub const SPLIT_AT_ROOT: bool = false;
 /// Most helpers at one split point (besides the owner).
 pub const SPLIT_MAX_HELPERS: usize = 7;
 /// Most split points one thread owns at a time (bounds the recursion of helpful masters).
