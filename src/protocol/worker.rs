@@ -10,10 +10,8 @@ use std::thread::JoinHandle;
 use super::options::Settings;
 use super::Event;
 use crate::board::Position;
+use crate::search::smp::SEARCH_STACK_BYTES;
 use crate::search::{Control, Engine, Limits, Report, SearchResult};
-
-/// Stack of a search thread: deep recursion with move lists on the stack.
-const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 /// Reports from a running search, formatted by the protocol that started it.
 pub type Reporter = Box<dyn FnMut(&Report) + Send>;

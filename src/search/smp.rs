@@ -23,7 +23,6 @@ use crate::eval::Evaluator;
 use crate::moves::Move;
 
 use super::history::{Context, History, Killers};
-use super::params::MAX_PLY;
 use super::searcher::Tree;
 use super::tt::TranspositionTable;
 
@@ -260,11 +259,6 @@ impl Job {
             .find(|sp| !Arc::ptr_eq(sp, deepest) && join(sp))
             .cloned()
     }
-}
-
-/// The copy of the path a split point gives its helpers.
-pub fn path_of<T: Copy>(stack: &[T], ply: usize) -> Vec<T> {
-    stack[..=ply.min(MAX_PLY)].to_vec()
 }
 
 struct PoolState {
