@@ -116,31 +116,19 @@ pub struct SplitPoint {
 }
 
 impl SplitPoint {
-    /// Is `sp` this split point or one of those above it?
+    /// This split point, then each one above it up to the outermost.
+    fn chain(&self) -> impl Iterator<Item = &SplitPoint> {
+        std::iter::successors(Some(self), |x| x.parent.as_deref())
+    }
+
+    /// Is `sp` one of the split points above this one?
     pub fn lies_under(&self, sp: &Arc<SplitPoint>) -> bool {
-        let mut p = self.parent.as_ref();
-        while let Some(x) = p {
-            if Arc::ptr_eq(x, sp) {
-                return true;
-            }
-            p = x.parent.as_ref();
-        }
-        false
+        self.chain().skip(1).any(|x| std::ptr::eq(x, &**sp))
     }
 
     /// Has this split point or one above it been cut off?
     pub fn cut_here_or_above(&self) -> bool {
-        if self.cutoff.load(Ordering::Relaxed) {
-            return true;
-        }
-        let mut p = self.parent.as_ref();
-        while let Some(x) = p {
-            if x.cutoff.load(Ordering::Relaxed) {
-                return true;
-            }
-            p = x.parent.as_ref();
-        }
-        false
+        self.chain().any(|x| x.cutoff.load(Ordering::Relaxed))
     }
 }
 

@@ -156,6 +156,14 @@ pub fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// Bucket of `key` among `buckets`: from the low 32 bits of the key (the check bits are the
+/// high ones), by a multiply-shift so that any table size works. Both tables use it, so they
+/// place every key alike.
+#[inline]
+pub(crate) fn bucket_index(key: u64, buckets: usize) -> usize {
+    (((key & 0xffff_ffff) * buckets as u64) >> 32) as usize
+}
+
 #[inline]
 fn check_bits(key: u64) -> u32 {
     (key >> 32) as u32
@@ -310,7 +318,7 @@ impl StripedTable {
     /// multiply-shift so that any table size works.
     #[inline]
     pub fn index(&self, key: u64) -> usize {
-        (((key & 0xffff_ffff) * self.buckets as u64) >> 32) as usize
+        bucket_index(key, self.buckets)
     }
 
     /// Runs `f` on the key's bucket with its stripe locked; the guard unlocks on return.

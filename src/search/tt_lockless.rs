@@ -158,7 +158,7 @@ impl LocklessTable {
     /// Bucket index from the low 32 bits of the key, as in `StripedTable::index`.
     #[inline]
     pub fn index(&self, key: u64) -> usize {
-        (((key & 0xffff_ffff) * self.buckets.len() as u64) >> 32) as usize
+        super::bucket_index(key, self.buckets.len())
     }
 
     #[inline]
