@@ -117,28 +117,51 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Geometric mean of the per-position speedups (1.0 with no rows).
-    pub fn geomean_speedup(&self) -> f64 {
-        if self.rows.is_empty() {
-            return 1.0;
+    /// Does this row measure a search of the intended length? With calibrated depths, a
+    /// position whose one-thread search ends (every depth done, e.g. a forced mate) before
+    /// the calibration time does not: no depth makes it take seconds, and its time measures
+    /// little but starting the helpers. Such rows are shown but left out of the figures.
+    pub fn counts(&self, r: &Row) -> bool {
+        match self.depth {
+            DepthRule::Fixed(_) => true,
+            DepthRule::Calibrated(secs) => r.one.seconds >= secs,
         }
-        let logs: f64 = self.rows.iter().map(|r| r.speedup().ln()).sum();
-        (logs / self.rows.len() as f64).exp()
     }
 
-    /// Total time on one thread over total time on N threads.
+    /// The rows the figures are taken over.
+    pub fn counted(&self) -> impl Iterator<Item = &Row> {
+        self.rows.iter().filter(|r| self.counts(r))
+    }
+
+    /// Geometric mean of the per-position speedups over the counted rows (1.0 with none).
+    pub fn geomean_speedup(&self) -> f64 {
+        geomean(self.counted())
+    }
+
+    /// The same over every row, the ones left out included.
+    pub fn geomean_speedup_all(&self) -> f64 {
+        geomean(self.rows.iter())
+    }
+
+    /// Total time on one thread over total time on N threads (counted rows).
     pub fn total_speedup(&self) -> f64 {
-        let one: f64 = self.rows.iter().map(|r| r.one.seconds).sum();
-        let many: f64 = self.rows.iter().map(|r| r.many.seconds).sum();
-        one.max(1e-6) / many.max(1e-6)
+        self.seconds_one().max(1e-6) / self.seconds_many().max(1e-6)
+    }
+
+    pub fn seconds_one(&self) -> f64 {
+        self.counted().map(|r| r.one.seconds).sum()
+    }
+
+    pub fn seconds_many(&self) -> f64 {
+        self.counted().map(|r| r.many.seconds).sum()
     }
 
     pub fn nodes_one(&self) -> u64 {
-        self.rows.iter().map(|r| r.one.nodes).sum()
+        self.counted().map(|r| r.one.nodes).sum()
     }
 
     pub fn nodes_many(&self) -> u64 {
-        self.rows.iter().map(|r| r.many.nodes).sum()
+        self.counted().map(|r| r.many.nodes).sum()
     }
 
     /// Extra nodes searched by N threads to reach the same depth, percent of one thread's.
@@ -149,24 +172,29 @@ impl Summary {
     /// Nodes per second of N threads over those of one thread.
     pub fn nps_ratio(&self) -> f64 {
         let nps = |nodes: u64, secs: f64| nodes as f64 / secs.max(1e-6);
-        let one: f64 = self.rows.iter().map(|r| r.one.seconds).sum();
-        let many: f64 = self.rows.iter().map(|r| r.many.seconds).sum();
-        nps(self.nodes_many(), many) / nps(self.nodes_one(), one).max(1e-9)
+        nps(self.nodes_many(), self.seconds_many())
+            / nps(self.nodes_one(), self.seconds_one()).max(1e-9)
     }
 
-    /// Positions whose best move differs between the two runs.
+    /// Counted positions whose best move differs between the two runs.
     pub fn best_move_differences(&self) -> usize {
-        self.rows
-            .iter()
-            .filter(|r| r.one.best != r.many.best)
-            .count()
+        self.counted().filter(|r| r.one.best != r.many.best).count()
     }
 
-    /// Parallel-search counters summed over the N-thread searches.
+    /// Parallel-search counters summed over the counted N-thread searches.
     pub fn stats_many(&self) -> SmpStats {
-        self.rows
-            .iter()
+        self.counted()
             .fold(SmpStats::default(), |a, r| add_stats(a, r.many.stats))
+    }
+}
+
+/// Geometric mean of the speedups of some rows (1.0 with none).
+fn geomean<'a>(rows: impl Iterator<Item = &'a Row>) -> f64 {
+    let (n, logs) = rows.fold((0usize, 0.0f64), |(n, s), r| (n + 1, s + r.speedup().ln()));
+    if n == 0 {
+        1.0
+    } else {
+        (logs / n as f64).exp()
     }
 }
 
@@ -299,21 +327,41 @@ pub fn format_row(r: &Row) -> String {
 pub fn format_summary(s: &Summary) -> Vec<String> {
     let st = s.stats_many();
     let t = s.threads;
-    let one: f64 = s.rows.iter().map(|r| r.one.seconds).sum();
-    let many: f64 = s.rows.iter().map(|r| r.many.seconds).sum();
-    vec![
-        format!(
-            "{} positions, {}, 1 thread vs {t} threads",
+    let one = s.seconds_one();
+    let many = s.seconds_many();
+    let counted = s.counted().count();
+    let left_out: Vec<String> = s
+        .rows
+        .iter()
+        .filter(|r| !s.counts(r))
+        .map(|r| {
+            format!(
+                "{} (depth {} in {:.3} s)",
+                r.index, r.one.depth, r.one.seconds
+            )
+        })
+        .collect();
+    let mut lines = vec![format!(
+        "{counted} positions, {}, 1 thread vs {t} threads",
+        match s.depth {
+            DepthRule::Fixed(d) => format!("depth {d}"),
+            DepthRule::Calibrated(secs) => format!(
+                "each to the first depth one thread completes after {secs} s (depths {}..{})",
+                s.counted().map(|r| r.one.depth).min().unwrap_or(0),
+                s.counted().map(|r| r.one.depth).max().unwrap_or(0)
+            ),
+        }
+    )];
+    if !left_out.is_empty() {
+        lines.push(format!(
+            "left out: position {}: one thread ends the whole search sooner than that; \
+             over all {} positions the geometric mean speedup is {:.3}",
+            left_out.join(", "),
             s.rows.len(),
-            match s.depth {
-                DepthRule::Fixed(d) => format!("depth {d}"),
-                DepthRule::Calibrated(secs) => format!(
-                    "each to the first depth one thread completes after {secs} s (depths {}..{})",
-                    s.rows.iter().map(|r| r.one.depth).min().unwrap_or(0),
-                    s.rows.iter().map(|r| r.one.depth).max().unwrap_or(0)
-                ),
-            }
-        ),
+            s.geomean_speedup_all()
+        ));
+    }
+    lines.extend([
         format!(
             "time to depth: geometric mean speedup {:.3} (total {one:.2} s vs {many:.2} s: {:.3})",
             s.geomean_speedup(),
@@ -327,9 +375,8 @@ pub fn format_summary(s: &Summary) -> Vec<String> {
             s.nps_ratio()
         ),
         format!(
-            "best move differs in {} of {} positions (marked *)",
+            "best move differs in {} of {counted} positions (marked *)",
             s.best_move_differences(),
-            s.rows.len()
         ),
         format!(
             "smp ({t} threads, summed): {} splits, {} joins, {} split cutoffs, {} tt lock waits, \
@@ -341,7 +388,8 @@ pub fn format_summary(s: &Summary) -> Vec<String> {
             st.helper_nodes,
             100.0 * st.helper_nodes as f64 / s.nodes_many().max(1) as f64
         ),
-    ]
+    ]);
+    lines
 }
 
 #[cfg(test)]
@@ -379,5 +427,51 @@ mod tests {
             ..config
         };
         assert!(run(&none, |_| {}, |_| {}).is_err());
+    }
+
+    fn sample(seconds: f64, depth: i32) -> Sample {
+        Sample {
+            seconds,
+            depth,
+            nodes: 1000,
+            best: Move::NONE,
+            score: 0,
+            stats: SmpStats::default(),
+        }
+    }
+
+    #[test]
+    fn calibrated_runs_leave_out_searches_that_end_too_soon() {
+        let row = |index, one: f64, many: f64, depth| Row {
+            index,
+            fen: positions()[0],
+            one: sample(one, depth),
+            many: sample(many, depth),
+        };
+        let mut s = Summary {
+            threads: 2,
+            depth: DepthRule::Calibrated(2.0),
+            rows: vec![
+                row(1, 4.0, 2.0, 20),
+                row(2, 0.04, 0.04, 100),
+                row(3, 3.0, 1.0, 21),
+            ],
+        };
+        // Positions 1 and 3 count: speedups 2 and 3.
+        assert!((s.geomean_speedup() - 6f64.sqrt()).abs() < 1e-9);
+        assert!((s.geomean_speedup_all() - 6f64.cbrt()).abs() < 1e-9);
+        assert!((s.total_speedup() - 7.0 / 3.0).abs() < 1e-9);
+        assert_eq!(s.nodes_one(), 2000);
+        let lines = format_summary(&s);
+        assert!(lines[0].starts_with("2 positions"), "{}", lines[0]);
+        assert!(
+            lines[1].contains("left out: position 2 (depth 100"),
+            "{}",
+            lines[1]
+        );
+        // A fixed depth counts every position.
+        s.depth = DepthRule::Fixed(20);
+        assert_eq!(s.counted().count(), 3);
+        assert_eq!(format_summary(&s).len(), 5);
     }
 }
