@@ -80,6 +80,7 @@ pub fn add_stats(a: SmpStats, b: SmpStats) -> SmpStats {
         split_cutoffs: a.split_cutoffs + b.split_cutoffs,
         tt_lock_waits: a.tt_lock_waits + b.tt_lock_waits,
         helper_nodes: a.helper_nodes + b.helper_nodes,
+        idle_us: a.idle_us + b.idle_us,
     }
 }
 

@@ -235,13 +235,14 @@ fn run_bench(args: &BenchArgs) -> ExitCode {
         let s = r.smp;
         println!(
             "smp: {threads} threads, {} splits, {} joins, {} split cutoffs, {} tt lock waits, \
-             {} helper nodes ({:.1}%)",
+             {} helper nodes ({:.1}%), {:.3} s idle",
             s.splits,
             s.joins,
             s.split_cutoffs,
             s.tt_lock_waits,
             s.helper_nodes,
-            pct(s.helper_nodes, r.nodes)
+            pct(s.helper_nodes, r.nodes),
+            s.idle_us as f64 / 1e6
         );
     }
     println!(

@@ -380,13 +380,14 @@ pub fn format_summary(s: &Summary) -> Vec<String> {
         ),
         format!(
             "smp ({t} threads, summed): {} splits, {} joins, {} split cutoffs, {} tt lock waits, \
-             {} helper nodes ({:.1}% of nodes)",
+             {} helper nodes ({:.1}% of nodes), {:.2} thread-seconds idle",
             st.splits,
             st.joins,
             st.split_cutoffs,
             st.tt_lock_waits,
             st.helper_nodes,
-            100.0 * st.helper_nodes as f64 / s.nodes_many().max(1) as f64
+            100.0 * st.helper_nodes as f64 / s.nodes_many().max(1) as f64,
+            st.idle_us as f64 / 1e6
         ),
     ]);
     lines

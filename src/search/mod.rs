@@ -262,6 +262,7 @@ impl Engine {
             split_cutoffs: job.split_cutoffs.load(Ordering::Relaxed),
             tt_lock_waits: self.tt.take_waits(),
             helper_nodes: job.other_nodes(0),
+            idle_us: job.idle_us.load(Ordering::Relaxed),
         };
         result.nodes += self.smp_stats.helper_nodes;
         result

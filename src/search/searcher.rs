@@ -1222,18 +1222,22 @@ impl<'a> Tree<'a> {
     /// moment its own helpers finish).
     fn wait_for_helpers(&mut self, sp: &Arc<SplitPoint>) {
         let backoff = Backoff::new();
+        let mut since = Instant::now();
         self.job.idle.fetch_add(1, Ordering::Relaxed);
         while sp.state.lock().helpers > 0 {
             match self.job.find_work(Some(sp), SPLIT_MAX_HELPERS) {
                 Some(below) => {
+                    self.job.add_idle(since);
                     self.job.idle.fetch_sub(1, Ordering::Relaxed);
                     self.work_at(&below);
                     self.job.idle.fetch_add(1, Ordering::Relaxed);
+                    since = Instant::now();
                     backoff.reset();
                 }
                 None => backoff.snooze(),
             }
         }
+        self.job.add_idle(since);
         self.job.idle.fetch_sub(1, Ordering::Relaxed);
     }
 
@@ -1263,19 +1267,23 @@ impl<'a> Tree<'a> {
     /// A helper thread's life during one search: join split points until the search ends.
     pub fn idle_loop(&mut self) {
         let backoff = Backoff::new();
+        let mut since = Instant::now();
         self.job.idle.fetch_add(1, Ordering::Relaxed);
         while !self.job.done.load(Ordering::Acquire) {
             match self.job.find_work(None, SPLIT_MAX_HELPERS) {
                 Some(sp) => {
+                    self.job.add_idle(since);
                     self.job.idle.fetch_sub(1, Ordering::Relaxed);
                     self.work_at(&sp);
                     self.job.idle.fetch_add(1, Ordering::Relaxed);
+                    since = Instant::now();
                     backoff.reset();
                 }
                 None if backoff.is_completed() => std::thread::yield_now(),
                 None => backoff.snooze(),
             }
         }
+        self.job.add_idle(since);
         self.job.idle.fetch_sub(1, Ordering::Relaxed);
     }
 

@@ -42,6 +42,9 @@ pub struct SmpStats {
     pub tt_lock_waits: u64,
     /// Nodes searched by threads other than the main one.
     pub helper_nodes: u64,
+    /// Microseconds threads spent looking for work (helpers without a split point to join,
+    /// owners waiting for their helpers with nothing to help below), summed over threads.
+    pub idle_us: u64,
 }
 
 /// What a node knows before its move loop; a split point hands it to every helper.
@@ -153,6 +156,7 @@ pub struct Job {
     pub splits: AtomicU64,
     pub joins: AtomicU64,
     pub split_cutoffs: AtomicU64,
+    pub idle_us: AtomicU64,
     /// History and pawn hash of the helpers must be cleared before this search (a new game).
     pub clear_epoch: u64,
 }
@@ -179,12 +183,19 @@ impl Job {
             splits: AtomicU64::new(0),
             joins: AtomicU64::new(0),
             split_cutoffs: AtomicU64::new(0),
+            idle_us: AtomicU64::new(0),
             clear_epoch,
         }
     }
 
     pub fn aborted(&self) -> bool {
         self.abort.load(Ordering::Relaxed)
+    }
+
+    /// Counts the time since `since` as idle.
+    pub fn add_idle(&self, since: std::time::Instant) {
+        let us = since.elapsed().as_micros() as u64;
+        self.idle_us.fetch_add(us, Ordering::Relaxed);
     }
 
     /// Nodes published by every thread but `except`.
