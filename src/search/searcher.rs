@@ -1040,15 +1040,27 @@ impl<'a> Tree<'a> {
     }
 
     /// Is this node worth sharing now? Deep enough, its eldest brothers searched (one at a
-    /// PV node, a few at an expected ALL node), and a thread is looking for work.
+    /// PV node, a few at an expected ALL node — just one when a master above waits idle for
+    /// this thread), and a thread is looking for work.
     fn may_split(&self, n: &NodeInfo, searched: usize) -> bool {
+        let all_moves = || {
+            let master_idle = self
+                .split
+                .as_ref()
+                .is_some_and(|sp| sp.master_waiting_here_or_above());
+            if master_idle {
+                SPLIT_ALL_MOVES_MASTER_WAITING
+            } else {
+                SPLIT_ALL_MOVES
+            }
+        };
         self.job.threads > 1
             && n.depth >= SPLIT_MIN_DEPTH
             && searched
                 >= if n.pv_node {
                     SPLIT_PV_MOVES
                 } else {
-                    SPLIT_ALL_MOVES
+                    all_moves()
                 }
             && self.splits_owned < SPLIT_MAX_PER_THREAD
             && self.job.idle.load(Ordering::Relaxed) > 0
@@ -1107,6 +1119,7 @@ impl<'a> Tree<'a> {
             killers: self.killers.as_ref().clone(),
             parent: self.split.clone(),
             cutoff: AtomicBool::new(false),
+            owner_waiting: AtomicBool::new(false),
             state: Mutex::new(SplitState {
                 moves,
                 next: 0,
@@ -1224,6 +1237,7 @@ impl<'a> Tree<'a> {
         let backoff = Backoff::new();
         let mut since = Instant::now();
         self.job.idle.fetch_add(1, Ordering::Relaxed);
+        sp.owner_waiting.store(true, Ordering::Relaxed);
         while sp.state.lock().helpers > 0 {
             match self.job.find_work(Some(sp), SPLIT_MAX_HELPERS) {
                 Some(below) => {
@@ -1237,6 +1251,7 @@ impl<'a> Tree<'a> {
                 None => backoff.snooze(),
             }
         }
+        sp.owner_waiting.store(false, Ordering::Relaxed);
         self.job.add_idle(since);
         self.job.idle.fetch_sub(1, Ordering::Relaxed);
     }

@@ -115,6 +115,8 @@ pub struct SplitPoint {
     pub parent: Option<Arc<SplitPoint>>,
     /// Set by the thread that finds a beta cutoff: everyone below stops.
     pub cutoff: AtomicBool,
+    /// The owner has run out of moves and waits for its helpers (it can only help below).
+    pub owner_waiting: AtomicBool,
     pub state: Mutex<SplitState>,
 }
 
@@ -127,6 +129,21 @@ impl SplitPoint {
     /// Is `sp` one of the split points above this one?
     pub fn lies_under(&self, sp: &Arc<SplitPoint>) -> bool {
         self.chain().skip(1).any(|x| std::ptr::eq(x, &**sp))
+    }
+
+    /// Does the owner of this split point or of one above it wait for its helpers?
+    pub fn master_waiting_here_or_above(&self) -> bool {
+        if self.owner_waiting.load(Ordering::Relaxed) {
+            return true;
+        }
+        let mut p = self.parent.as_ref();
+        while let Some(x) = p {
+            if x.owner_waiting.load(Ordering::Relaxed) {
+                return true;
+            }
+            p = x.parent.as_ref();
+        }
+        false
     }
 
     /// Has this split point or one above it been cut off?
