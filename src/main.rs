@@ -109,6 +109,10 @@ struct SmpTestArgs {
     /// measure that choice).
     #[arg(long)]
     own_history: bool,
+    /// Searches on N threads per position (each compared with the one-thread time): the
+    /// N-thread search tree differs from run to run, so repeats steady the mean.
+    #[arg(long, default_value_t = 1)]
+    repeat: usize,
 }
 
 #[derive(clap::Args)]
@@ -305,12 +309,18 @@ fn run_smp_test(args: &SmpTestArgs) -> ExitCode {
         eprintln!("error: --positions selects none of the {n} positions");
         return ExitCode::from(2);
     }
+    if !(1..=smptest::SMP_TEST_MAX_REPEAT).contains(&args.repeat) {
+        let max = smptest::SMP_TEST_MAX_REPEAT;
+        eprintln!("error: --repeat must be 1 to {max}");
+        return ExitCode::from(2);
+    }
     let config = Config {
         depth,
         threads,
         hash_mb: args.hash,
         selection,
         own_history: args.own_history,
+        repeat: args.repeat,
     };
     println!("{}", smptest::header(threads));
     let result = smptest::run(

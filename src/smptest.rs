@@ -21,6 +21,8 @@ use crate::suite::Selection;
 pub const SMP_TEST_HASH_MB: usize = 64;
 /// Default thread count compared with one thread.
 pub const SMP_TEST_THREADS: usize = 2;
+/// Most N-thread searches per position (`--repeat`).
+pub const SMP_TEST_MAX_REPEAT: usize = 100;
 /// How many of the bench positions the test uses (all before the endgames).
 pub const SMP_TEST_POSITIONS: usize = 32;
 
@@ -64,6 +66,8 @@ pub struct Config {
     pub selection: Selection,
     /// Helpers keep their own history instead of sharing the main thread's.
     pub own_history: bool,
+    /// N-thread searches per position, each a row compared with the same one-thread search.
+    pub repeat: usize,
 }
 
 impl Default for Config {
@@ -74,6 +78,7 @@ impl Default for Config {
             hash_mb: SMP_TEST_HASH_MB,
             selection: Selection::default(),
             own_history: false,
+            repeat: 1,
         }
     }
 }
@@ -113,6 +118,8 @@ impl Row {
 pub struct Summary {
     pub threads: usize,
     pub depth: DepthRule,
+    /// N-thread searches per position: each position has this many rows.
+    pub repeat: usize,
     pub rows: Vec<Row>,
 }
 
@@ -220,6 +227,7 @@ pub fn run(
     let mut summary = Summary {
         threads,
         depth: config.depth,
+        repeat: config.repeat.max(1),
         rows: Vec::new(),
     };
     for (k, &(index, fen)) in selected.iter().enumerate() {
@@ -237,19 +245,21 @@ pub fn run(
                 sample(&mut one, &pos, MAX_DEPTH, Some(secs))
             }
         };
-        progress(&format!(
-            "{step}: {threads} threads, depth {} (1 thread: {:.2} s)",
-            a.depth, a.seconds
-        ));
-        let b = sample(&mut many, &pos, a.depth, None);
-        let r = Row {
-            index,
-            fen,
-            one: a,
-            many: b,
-        };
-        row(&r);
-        summary.rows.push(r);
+        for run in 1..=config.repeat.max(1) {
+            progress(&format!(
+                "{step}: {threads} threads, depth {} (1 thread: {:.2} s), run {run}",
+                a.depth, a.seconds
+            ));
+            let b = sample(&mut many, &pos, a.depth, None);
+            let r = Row {
+                index,
+                fen,
+                one: a,
+                many: b,
+            };
+            row(&r);
+            summary.rows.push(r);
+        }
     }
     Ok(summary)
 }
@@ -330,7 +340,7 @@ pub fn format_summary(s: &Summary) -> Vec<String> {
     let one = s.seconds_one();
     let many = s.seconds_many();
     let counted = s.counted().count();
-    let left_out: Vec<String> = s
+    let mut left_out: Vec<String> = s
         .rows
         .iter()
         .filter(|r| !s.counts(r))
@@ -341,8 +351,16 @@ pub fn format_summary(s: &Summary) -> Vec<String> {
             )
         })
         .collect();
+    left_out.dedup();
+    let r = s.repeat.max(1);
+    let runs = if r > 1 {
+        format!(" ({r} runs each: every figure is over all runs)")
+    } else {
+        String::new()
+    };
     let mut lines = vec![format!(
-        "{counted} positions, {}, 1 thread vs {t} threads",
+        "{} positions, {}, 1 thread vs {t} threads{runs}",
+        counted / r,
         match s.depth {
             DepthRule::Fixed(d) => format!("depth {d}"),
             DepthRule::Calibrated(secs) => format!(
@@ -357,7 +375,7 @@ pub fn format_summary(s: &Summary) -> Vec<String> {
             "left out: position {}: one thread ends the whole search sooner than that; \
              over all {} positions the geometric mean speedup is {:.3}",
             left_out.join(", "),
-            s.rows.len(),
+            s.rows.len() / r,
             s.geomean_speedup_all()
         ));
     }
@@ -375,7 +393,7 @@ pub fn format_summary(s: &Summary) -> Vec<String> {
             s.nps_ratio()
         ),
         format!(
-            "best move differs in {} of {counted} positions (marked *)",
+            "best move differs in {} of {counted} searches (marked *)",
             s.best_move_differences(),
         ),
         format!(
@@ -415,6 +433,7 @@ mod tests {
             hash_mb: 1,
             selection: Selection::parse("2..3").unwrap(),
             own_history: false,
+            repeat: 1,
         };
         let mut rows = 0;
         let s = run(&config, |_| {}, |_| rows += 1).unwrap();
@@ -423,6 +442,15 @@ mod tests {
         assert!(s.rows.iter().all(|r| r.one.nodes > 0 && r.many.nodes > 0));
         assert!(s.geomean_speedup() > 0.0);
         assert_eq!(format_summary(&s).len(), 5);
+        let twice = Config {
+            selection: Selection::parse("4").unwrap(),
+            repeat: 2,
+            ..config.clone()
+        };
+        let s = run(&twice, |_| {}, |_| {}).unwrap();
+        assert_eq!(s.rows.iter().map(|r| r.index).collect::<Vec<_>>(), [4, 4]);
+        assert!(format_summary(&s)[0].starts_with("1 positions"));
+        assert!(format_summary(&s)[0].contains("2 runs each"));
         let none = Config {
             selection: Selection::parse("40..").unwrap(),
             ..config
@@ -452,6 +480,7 @@ mod tests {
         let mut s = Summary {
             threads: 2,
             depth: DepthRule::Calibrated(2.0),
+            repeat: 1,
             rows: vec![
                 row(1, 4.0, 2.0, 20),
                 row(2, 0.04, 0.04, 100),

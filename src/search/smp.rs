@@ -133,17 +133,8 @@ impl SplitPoint {
 
     /// Does the owner of this split point or of one above it wait for its helpers?
     pub fn master_waiting_here_or_above(&self) -> bool {
-        if self.owner_waiting.load(Ordering::Relaxed) {
-            return true;
-        }
-        let mut p = self.parent.as_ref();
-        while let Some(x) = p {
-            if x.owner_waiting.load(Ordering::Relaxed) {
-                return true;
-            }
-            p = x.parent.as_ref();
-        }
-        false
+        self.chain()
+            .any(|x| x.owner_waiting.load(Ordering::Relaxed))
     }
 
     /// Has this split point or one above it been cut off?
