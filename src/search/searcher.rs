@@ -1239,16 +1239,10 @@ impl<'a> Tree<'a> {
         self.job.idle.fetch_add(1, Ordering::Relaxed);
         sp.owner_waiting.store(true, Ordering::Relaxed);
         while sp.state.lock().helpers > 0 {
-            match self.job.find_work(Some(sp), SPLIT_MAX_HELPERS) {
-                Some(below) => {
-                    self.job.add_idle(since);
-                    self.job.idle.fetch_sub(1, Ordering::Relaxed);
-                    self.work_at(&below);
-                    self.job.idle.fetch_add(1, Ordering::Relaxed);
-                    since = Instant::now();
-                    backoff.reset();
-                }
-                None => backoff.snooze(),
+            if self.help_once(Some(sp), &mut since) {
+                backoff.reset();
+            } else {
+                backoff.snooze();
             }
         }
         sp.owner_waiting.store(false, Ordering::Relaxed);
@@ -1279,23 +1273,33 @@ impl<'a> Tree<'a> {
         self.root_depth = saved_root_depth;
     }
 
+    /// An idle thread's step: joins a split point (below `under`, if given) and works there,
+    /// counting the time since `since` as idle and restarting that clock; false when no split
+    /// point had work.
+    fn help_once(&mut self, under: Option<&Arc<SplitPoint>>, since: &mut Instant) -> bool {
+        let Some(sp) = self.job.find_work(under, SPLIT_MAX_HELPERS) else {
+            return false;
+        };
+        self.job.add_idle(*since);
+        self.job.idle.fetch_sub(1, Ordering::Relaxed);
+        self.work_at(&sp);
+        self.job.idle.fetch_add(1, Ordering::Relaxed);
+        *since = Instant::now();
+        true
+    }
+
     /// A helper thread's life during one search: join split points until the search ends.
     pub fn idle_loop(&mut self) {
         let backoff = Backoff::new();
         let mut since = Instant::now();
         self.job.idle.fetch_add(1, Ordering::Relaxed);
         while !self.job.done.load(Ordering::Acquire) {
-            match self.job.find_work(None, SPLIT_MAX_HELPERS) {
-                Some(sp) => {
-                    self.job.add_idle(since);
-                    self.job.idle.fetch_sub(1, Ordering::Relaxed);
-                    self.work_at(&sp);
-                    self.job.idle.fetch_add(1, Ordering::Relaxed);
-                    since = Instant::now();
-                    backoff.reset();
-                }
-                None if backoff.is_completed() => std::thread::yield_now(),
-                None => backoff.snooze(),
+            if self.help_once(None, &mut since) {
+                backoff.reset();
+            } else if backoff.is_completed() {
+                std::thread::yield_now();
+            } else {
+                backoff.snooze();
             }
         }
         self.job.add_idle(since);
