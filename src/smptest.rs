@@ -224,10 +224,11 @@ pub fn run(
     let mut many = Engine::new(config.hash_mb);
     many.options.threads = threads;
     many.options.share_history = !config.own_history;
+    let repeat = config.repeat.max(1);
     let mut summary = Summary {
         threads,
         depth: config.depth,
-        repeat: config.repeat.max(1),
+        repeat,
         rows: Vec::new(),
     };
     for (k, &(index, fen)) in selected.iter().enumerate() {
@@ -245,7 +246,7 @@ pub fn run(
                 sample(&mut one, &pos, MAX_DEPTH, Some(secs))
             }
         };
-        for run in 1..=config.repeat.max(1) {
+        for run in 1..=repeat {
             progress(&format!(
                 "{step}: {threads} threads, depth {} (1 thread: {:.2} s), run {run}",
                 a.depth, a.seconds
