@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 
-use crossbeam_utils::Backoff;
+use crossbeam_utils::{Backoff, CachePadded};
 use parking_lot::Mutex;
 
 use crate::board::attacks::CheckInfo;
@@ -1118,9 +1118,9 @@ impl<'a> Tree<'a> {
             root_depth: self.root_depth,
             killers: self.killers.as_ref().clone(),
             parent: self.split.clone(),
-            cutoff: AtomicBool::new(false),
-            owner_waiting: AtomicBool::new(false),
-            state: Mutex::new(SplitState {
+            cutoff: CachePadded::new(AtomicBool::new(false)),
+            owner_waiting: CachePadded::new(AtomicBool::new(false)),
+            state: CachePadded::new(Mutex::new(SplitState {
                 moves,
                 next: 0,
                 legal,
@@ -1133,7 +1133,7 @@ impl<'a> Tree<'a> {
                 skip_quiets,
                 helpers: 0,
                 closed: false,
-            }),
+            })),
         });
         self.job.publish(&sp);
         let outer = self.split.replace(sp.clone());

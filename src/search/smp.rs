@@ -113,11 +113,13 @@ pub struct SplitPoint {
     pub killers: Killers,
     /// The split point this node lies under (the owner's), if any.
     pub parent: Option<Arc<SplitPoint>>,
-    /// Set by the thread that finds a beta cutoff: everyone below stops.
-    pub cutoff: AtomicBool,
+    /// Set by the thread that finds a beta cutoff: everyone below stops. Read at every node
+    /// below, so it has a cache line of its own: a line shared with the state's lock would
+    /// be pulled away from the searching threads each time another thread takes a move.
+    pub cutoff: CachePadded<AtomicBool>,
     /// The owner has run out of moves and waits for its helpers (it can only help below).
-    pub owner_waiting: AtomicBool,
-    pub state: Mutex<SplitState>,
+    pub owner_waiting: CachePadded<AtomicBool>,
+    pub state: CachePadded<Mutex<SplitState>>,
 }
 
 impl SplitPoint {
@@ -143,28 +145,30 @@ impl SplitPoint {
     }
 }
 
-/// Everything the threads of one search share.
+/// Everything the threads of one search share. The flags read at every node (`abort`) and the
+/// fields written while others search (the registry, the idle count, the counters) each
+/// have a cache line of their own, so a write by one thread does not slow the others' reads.
 pub struct Job {
     pub tt: Arc<TranspositionTable>,
     /// The history all threads share, or `None` when each helper keeps its own.
     pub shared_history: Option<Arc<History>>,
     pub threads: usize,
     /// Set when the search must end now (stop, time, node limit): every thread unwinds.
-    pub abort: AtomicBool,
+    pub abort: CachePadded<AtomicBool>,
     /// The main thread has finished: helpers go back to sleep.
-    pub done: AtomicBool,
+    pub done: CachePadded<AtomicBool>,
     /// Split points that may still have moves for a helper.
-    pub registry: Mutex<Vec<Arc<SplitPoint>>>,
+    pub registry: CachePadded<Mutex<Vec<Arc<SplitPoint>>>>,
     /// Split points in the registry (read without the lock by idle threads).
-    pub open: AtomicUsize,
+    pub open: CachePadded<AtomicUsize>,
     /// Threads looking for work (idle helpers and owners waiting for their helpers).
-    pub idle: AtomicUsize,
+    pub idle: CachePadded<AtomicUsize>,
     /// Nodes per thread, published every few thousand nodes and at the end.
     pub nodes: Box<[CachePadded<AtomicU64>]>,
-    pub splits: AtomicU64,
-    pub joins: AtomicU64,
-    pub split_cutoffs: AtomicU64,
-    pub idle_us: AtomicU64,
+    pub splits: CachePadded<AtomicU64>,
+    pub joins: CachePadded<AtomicU64>,
+    pub split_cutoffs: CachePadded<AtomicU64>,
+    pub idle_us: CachePadded<AtomicU64>,
     /// History and pawn hash of the helpers must be cleared before this search (a new game).
     pub clear_epoch: u64,
 }
@@ -180,18 +184,18 @@ impl Job {
             tt,
             shared_history,
             threads,
-            abort: AtomicBool::new(false),
-            done: AtomicBool::new(false),
-            registry: Mutex::new(Vec::new()),
-            open: AtomicUsize::new(0),
-            idle: AtomicUsize::new(0),
+            abort: CachePadded::new(AtomicBool::new(false)),
+            done: CachePadded::new(AtomicBool::new(false)),
+            registry: CachePadded::new(Mutex::new(Vec::new())),
+            open: CachePadded::new(AtomicUsize::new(0)),
+            idle: CachePadded::new(AtomicUsize::new(0)),
             nodes: (0..threads)
                 .map(|_| CachePadded::new(AtomicU64::new(0)))
                 .collect(),
-            splits: AtomicU64::new(0),
-            joins: AtomicU64::new(0),
-            split_cutoffs: AtomicU64::new(0),
-            idle_us: AtomicU64::new(0),
+            splits: CachePadded::new(AtomicU64::new(0)),
+            joins: CachePadded::new(AtomicU64::new(0)),
+            split_cutoffs: CachePadded::new(AtomicU64::new(0)),
+            idle_us: CachePadded::new(AtomicU64::new(0)),
             clear_epoch,
         }
     }
