@@ -105,10 +105,10 @@ struct SmpTestArgs {
     /// comma-separated (default: all 32).
     #[arg(long)]
     positions: Option<String>,
-    /// Helpers keep their own history tables instead of sharing the main thread's (to
-    /// measure that choice).
+    /// All threads share the main thread's history tables instead of each helper keeping
+    /// its own (to measure that choice).
     #[arg(long)]
-    own_history: bool,
+    shared_history: bool,
     /// Searches on N threads per position (each compared with the one-thread time): the
     /// N-thread search tree differs from run to run, so repeats steady the mean.
     #[arg(long, default_value_t = 1)]
@@ -319,7 +319,7 @@ fn run_smp_test(args: &SmpTestArgs) -> ExitCode {
         threads,
         hash_mb: args.hash,
         selection,
-        own_history: args.own_history,
+        shared_history: args.shared_history,
         repeat: args.repeat,
     };
     println!("{}", smptest::header(threads));

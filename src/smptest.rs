@@ -64,8 +64,8 @@ pub struct Config {
     pub hash_mb: usize,
     /// Which positions (1-based indexes; empty: all).
     pub selection: Selection,
-    /// Helpers keep their own history instead of sharing the main thread's.
-    pub own_history: bool,
+    /// All threads share the main thread's history (instead of each helper keeping its own).
+    pub shared_history: bool,
     /// N-thread searches per position, each a row compared with the same one-thread search.
     pub repeat: usize,
 }
@@ -77,7 +77,7 @@ impl Default for Config {
             threads: SMP_TEST_THREADS,
             hash_mb: SMP_TEST_HASH_MB,
             selection: Selection::default(),
-            own_history: false,
+            shared_history: false,
             repeat: 1,
         }
     }
@@ -223,7 +223,7 @@ pub fn run(
     one.options.threads = 1;
     let mut many = Engine::new(config.hash_mb);
     many.options.threads = threads;
-    many.options.share_history = !config.own_history;
+    many.options.share_history = config.shared_history;
     let repeat = config.repeat.max(1);
     let mut summary = Summary {
         threads,
@@ -433,7 +433,7 @@ mod tests {
             threads: 2,
             hash_mb: 1,
             selection: Selection::parse("2..3").unwrap(),
-            own_history: false,
+            shared_history: false,
             repeat: 1,
         };
         let mut rows = 0;

@@ -127,7 +127,9 @@ pub struct Options {
     pub multipv: usize,
     pub move_overhead_ms: u64,
     pub threads: usize,
-    /// All threads share one history table (otherwise each helper keeps its own).
+    /// All threads share one history table. Off: each helper keeps its own, because the
+    /// main thread's move ordering is better without updates from distant subtrees mixed in
+    /// (smp-test, see the README).
     pub share_history: bool,
 }
 
@@ -137,7 +139,7 @@ impl Default for Options {
             multipv: 1,
             move_overhead_ms: time::DEFAULT_MOVE_OVERHEAD_MS,
             threads: 1,
-            share_history: true,
+            share_history: false,
         }
     }
 }

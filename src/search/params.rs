@@ -111,8 +111,9 @@ pub const SPLIT_PV_MOVES: usize = 1;
 pub const SPLIT_ALL_MOVES: usize = 5;
 /// The same, under a split point whose owner waits idle for this thread to finish.
 pub const SPLIT_ALL_MOVES_MASTER_WAITING: usize = 1;
-/// The root splits too (after its first move), so helpers take whole root moves.
-pub const SPLIT_AT_ROOT: bool = false;
+/// The root splits too (after its first move), so helpers take whole root moves instead of
+/// idling while the main thread walks the root move list alone.
+pub const SPLIT_AT_ROOT: bool = true;
 /// Most helpers at one split point (besides the owner).
 pub const SPLIT_MAX_HELPERS: usize = 7;
 /// Most split points one thread owns at a time (bounds the recursion of helpful masters).
