@@ -110,7 +110,7 @@ pub const SPLIT_PV_MOVES: usize = 1;
 /// Moves that must fail low at a non-PV node before it is taken for an ALL node and split.
 pub const SPLIT_ALL_MOVES: usize = 5;
 /// The same, under a split point whose owner waits idle for this thread to finish.
-pub const SPLIT_ALL_MOVES_MASTER_WAITING: usize = 1;
+pub const SPLIT_ALL_MOVES_OWNER_WAITING: usize = 1;
 /// The root splits too (after its first move), so helpers take whole root moves instead of
 /// idling while the main thread walks the root move list alone.
 pub const SPLIT_AT_ROOT: bool = true;

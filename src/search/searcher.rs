@@ -1040,16 +1040,16 @@ impl<'a> Tree<'a> {
     }
 
     /// Is this node worth sharing now? Deep enough, its eldest brothers searched (one at a
-    /// PV node, a few at an expected ALL node — just one when a master above waits idle for
+    /// PV node, a few at an expected ALL node — just one when an owner above waits idle for
     /// this thread), and a thread is looking for work.
     fn may_split(&self, n: &NodeInfo, searched: usize) -> bool {
         let all_moves = || {
-            let master_idle = self
+            let owner_idle = self
                 .split
                 .as_ref()
-                .is_some_and(|sp| sp.master_waiting_here_or_above());
-            if master_idle {
-                SPLIT_ALL_MOVES_MASTER_WAITING
+                .is_some_and(|sp| sp.owner_waiting_here_or_above());
+            if owner_idle {
+                SPLIT_ALL_MOVES_OWNER_WAITING
             } else {
                 SPLIT_ALL_MOVES
             }

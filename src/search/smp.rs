@@ -134,7 +134,7 @@ impl SplitPoint {
     }
 
     /// Does the owner of this split point or of one above it wait for its helpers?
-    pub fn master_waiting_here_or_above(&self) -> bool {
+    pub fn owner_waiting_here_or_above(&self) -> bool {
         self.chain()
             .any(|x| x.owner_waiting.load(Ordering::Relaxed))
     }
