@@ -6,10 +6,12 @@
 //! entries are named `field[i]`. Weights that are counts rather than centipawns (king-attack
 //! units, scale multipliers) use only the middlegame half and leave the endgame half at zero.
 //!
-//! Material values and piece-square shapes live in `psqt`, because the board keeps their sum
-//! incrementally.
+//! Material values and square tables are weights like the others; `psqt` builds the board's
+//! incremental table from the built-in ones.
 
+use super::psqt;
 use super::score::{s, Score};
+use crate::types::Kind;
 
 /// Entries of the king-danger curve: attack units beyond the last entry use the last entry.
 pub const KING_SAFETY_UNITS: usize = 64;
@@ -18,6 +20,8 @@ pub const KING_ATTACKERS_SCALE_ONE: i32 = 64;
 
 /// A weight slot: a single score or a table of them.
 pub trait Slots {
+    /// How many scores the slot holds.
+    const LEN: usize;
     fn slots(&self) -> &[Score];
     fn slots_mut(&mut self) -> &mut [Score];
     /// Tables name their entries `name[i]`; single scores just `name`.
@@ -25,6 +29,7 @@ pub trait Slots {
 }
 
 impl Slots for Score {
+    const LEN: usize = 1;
     fn slots(&self) -> &[Score] {
         std::slice::from_ref(self)
     }
@@ -35,6 +40,7 @@ impl Slots for Score {
 }
 
 impl<const N: usize> Slots for [Score; N] {
+    const LEN: usize = N;
     fn slots(&self) -> &[Score] {
         self
     }
@@ -65,6 +71,16 @@ macro_rules! params {
         /// The built-in weights.
         pub const DEFAULT_PARAMS: Params = Params { $( $name: $val, )* };
 
+        /// One variant per field of `Params`, in declaration order: the tracer names the
+        /// weight it records by field and entry (`Field::offset` + index into the flat
+        /// order of `names`).
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Field { $( $name, )* }
+
+        /// Scores per field, in declaration order.
+        const FIELD_LENS: &[usize] = &[ $( <$ty as Slots>::LEN, )* ];
+
         impl Params {
             /// The field names, in declaration order (tables once, without an index).
             pub const FIELDS: &'static [&'static str] = &[ $( stringify!($name), )* ];
@@ -88,6 +104,36 @@ macro_rules! params {
             }
         }
     };
+}
+
+/// Number of scores in `Params` (every table entry counted).
+pub const PARAM_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < FIELD_LENS.len() {
+        n += FIELD_LENS[i];
+        i += 1;
+    }
+    n
+};
+
+impl Field {
+    /// Index of the field's first score in the flat order of `Params::names`.
+    #[inline]
+    pub const fn offset(self) -> usize {
+        let mut n = 0;
+        let mut i = 0;
+        while i < self as usize {
+            n += FIELD_LENS[i];
+            i += 1;
+        }
+        n
+    }
+
+    /// Scores in the field (1 for a single score, N for a table).
+    pub const fn len(self) -> usize {
+        FIELD_LENS[self as usize]
+    }
 }
 
 impl Params {
@@ -174,6 +220,17 @@ const fn king_safety_curve() -> [Score; KING_SAFETY_UNITS] {
 const Z: Score = Score::ZERO;
 
 params! {
+    // ----- material and placement (kept incrementally by the board) -----
+    /// Material value by kind: pawn, knight, bishop, rook, queen.
+    material: [Score; 5] = [psqt::PAWN_VALUE, psqt::KNIGHT_VALUE, psqt::BISHOP_VALUE, psqt::ROOK_VALUE, psqt::QUEEN_VALUE];
+    /// Square bonus of each kind, by 64-square index from the owner's side (a1 = 0, h8 = 63).
+    pawn_square: [Score; 64] = psqt::shape_table(Kind::Pawn);
+    knight_square: [Score; 64] = psqt::shape_table(Kind::Knight);
+    bishop_square: [Score; 64] = psqt::shape_table(Kind::Bishop);
+    rook_square: [Score; 64] = psqt::shape_table(Kind::Rook);
+    queen_square: [Score; 64] = psqt::shape_table(Kind::Queen);
+    king_square: [Score; 64] = psqt::shape_table(Kind::King);
+
     // ----- pawn structure (pawn hash), tables indexed by relative rank 0..8 -----
     /// Passed pawn, by relative rank.
     passed_rank: [Score; 8] = [Z, s(5, 12), s(8, 16), s(16, 32), s(36, 62), s(66, 108), s(102, 165), Z];
