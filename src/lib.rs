@@ -14,7 +14,8 @@
 //! - `bench`: the fixed-depth bench that signs every search or eval change;
 //! - `smptest`: time to depth of the parallel search against one thread (`squall smp-test`);
 //! - `epd`: EPD test-suite records (`bm`, `am`, `id`, `dm`, point lists);
-//! - `suite`: the test-suite runner behind `squall suite`.
+//! - `suite`: the test-suite runner behind `squall suite`;
+//! - `tune`: the evaluation tuner behind `squall tune` (Texel's method, gradient and swarm).
 
 #![forbid(unsafe_code)]
 
@@ -29,6 +30,7 @@ pub mod protocol;
 pub mod search;
 pub mod smptest;
 pub mod suite;
+pub mod tune;
 pub mod types;
 
 pub use board::Position;

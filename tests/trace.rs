@@ -82,5 +82,5 @@ fn field_offsets_follow_the_names() {
     assert_eq!(names[Field::material.offset()], "material[0]");
     assert_eq!(names[Field::tempo.offset()], "tempo");
     assert_eq!(names[Field::king_safety.offset() + 3], "king_safety[3]");
-    assert_eq!(Field::king_square.len(), 64);
+    assert_eq!(Field::king_square.slots(), 64);
 }

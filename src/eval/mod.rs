@@ -75,6 +75,7 @@ pub mod score;
 pub mod threats;
 pub mod trace;
 pub mod tracer;
+pub mod weights;
 
 use crate::board::geometry::QUEEN_DIRS;
 use crate::board::Position;

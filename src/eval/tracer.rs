@@ -74,7 +74,7 @@ pub const NONLINEAR_FIELDS: [Field; 4] = [
 pub fn is_nonlinear(index: usize) -> bool {
     NONLINEAR_FIELDS
         .iter()
-        .any(|f| (f.offset()..f.offset() + f.len()).contains(&index))
+        .any(|f| (f.offset()..f.offset() + f.slots()).contains(&index))
 }
 
 /// One position's evaluation as counts of weights.
