@@ -14,7 +14,8 @@
 //! - `bench`: the fixed-depth bench that signs every search or eval change;
 //! - `smptest`: time to depth of the parallel search against one thread (`squall smp-test`);
 //! - `epd`: EPD test-suite records (`bm`, `am`, `id`, `dm`, point lists);
-//! - `suite`: the test-suite runner behind `squall suite`.
+//! - `suite`: the test-suite runner behind `squall suite`;
+//! - `pgn`: streaming PGN reader, writer, and `squall extract` (quiet positions for tuning).
 
 #![forbid(unsafe_code)]
 
@@ -25,6 +26,7 @@ pub mod eval;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
+pub mod pgn;
 pub mod protocol;
 pub mod search;
 pub mod smptest;
