@@ -209,7 +209,7 @@ mod tests {
         assert_eq!(san(&pos, "b8"), Err(SanError::Illegal));
         assert_eq!(san(&pos, "0-0-0"), Ok("e1c1".to_string()));
         assert_eq!(san(&pos, "O-O"), Err(SanError::Illegal));
-        let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K2R w - - 0 1").unwrap();
+        let pos = Position::from_fen("4k3/8/8/8/8/8/4K3/R6R w - - 0 1").unwrap();
         assert_eq!(san(&pos, "Rd1"), Err(SanError::Ambiguous));
         assert_eq!(san(&pos, "Rad1"), Ok("a1d1".to_string()));
     }
