@@ -4,6 +4,11 @@
 #   make test            what CI runs: fmt, clippy, tests (release, then debug with invariant checks)
 #   make bench           criterion benches of the hot routines (asm-free-bench/)
 #   make perft           every depth of every perft suite position (several minutes)
+#   make data            tuner input in data/ (git-ignored): quiet positions from the 145,716
+#                        games of book_1.02.pgn (Debian's gnuchess-book source) and from
+#                        self-play (DATAGEN_GAMES games at DATAGEN_NODES nodes per move)
+#   make tune            fit the weights to data/ and write data/weights.rs (copy it over
+#                        src/eval/weights.rs to adopt it)
 #   make wac|ecm|wcsac   tactical suites at the standard times (1 s, 5 s, 1 s per position,
 #                        one thread); JSON reports in reports/ (git-ignored), compared with the
 #                        previous run's report when there is one
@@ -12,7 +17,12 @@ CARGO   ?= cargo
 BIN     := target/release/squall
 THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 
-.PHONY: all build test bench perft clean wac ecm wcsac
+.PHONY: all build test bench perft clean wac ecm wcsac data tune
+
+DATA          ?= data
+DATAGEN_GAMES ?= 20000
+DATAGEN_NODES ?= 8000
+TUNE_ARGS     ?= --epochs 400
 
 all: build
 
@@ -35,6 +45,14 @@ bench:
 perft: build
 	$(BIN) perft --suite suites/perftsuite.epd --threads $(THREADS)
 	$(BIN) perft --suite suites/perft_cpw.epd --threads $(THREADS)
+
+data: build
+	tools/fetch-book-pgn.sh $(DATA)
+	$(BIN) extract $(DATA)/book_1.02.pgn -o $(DATA)/book-quiet.epd --per-game 5 --seed 1
+	$(BIN) datagen -o $(DATA)/selfplay.epd --games $(DATAGEN_GAMES) --nodes $(DATAGEN_NODES) --seed 1
+
+tune: build
+	$(BIN) tune $(DATA)/book-quiet.epd $(DATA)/selfplay.epd $(TUNE_ARGS) --out $(DATA)/weights.rs
 
 SUITE_ARGS ?= --threads 1 --hash 64
 

@@ -16,12 +16,14 @@
 //! - `epd`: EPD test-suite records (`bm`, `am`, `id`, `dm`, point lists);
 //! - `suite`: the test-suite runner behind `squall suite`;
 //! - `tune`: the evaluation tuner behind `squall tune` (Texel's method, gradient and swarm);
+//! - `datagen`: self-play positions labelled with the result (`squall datagen`);
 //! - `pgn`: streaming PGN reader, writer, and `squall extract` (quiet positions for tuning).
 
 #![forbid(unsafe_code)]
 
 pub mod bench;
 pub mod board;
+pub mod datagen;
 pub mod epd;
 pub mod eval;
 pub mod movegen;

@@ -42,6 +42,9 @@ enum Command {
     Suite(SuiteArgs),
     /// Fit the evaluation weights to labelled positions (Texel's method: gradient or swarm).
     Tune(squall::tune::TuneArgs),
+    /// Self-play games at a fixed node budget, written as quiet positions labelled with the
+    /// result (tuner input).
+    Datagen(squall::datagen::DatagenArgs),
     /// Quiet positions labelled with the game result, from PGN files (tuner input).
     Extract(squall::pgn::extract::ExtractArgs),
 }
@@ -172,6 +175,7 @@ fn main() -> ExitCode {
         Some(Command::Search(args)) => run_search(&args),
         Some(Command::Suite(args)) => run_suite(args),
         Some(Command::Tune(args)) => squall::tune::run(&args),
+        Some(Command::Datagen(args)) => squall::datagen::run(&args),
         Some(Command::Extract(args)) => squall::pgn::extract::run(&args),
         None => {
             use squall::protocol::Protocol;
