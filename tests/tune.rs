@@ -90,7 +90,7 @@ fn gradient_descent_recovers_known_weights() {
     assert!(moved >= 2 * (FIELDS.len() + 4));
     let e0 = texel::error(&data, &w, K, 2);
     let epochs = if cfg!(debug_assertions) { 300 } else { 600 };
-    descend(&data, &mut w, &mask, K, epochs, 1.0, 2, |_, _| {});
+    descend(&data, &mut w, &mask, K, epochs, 1.0, 0.0, 2, |_, _| {});
     let e1 = texel::error(&data, &w, K, 2);
     let names = Params::default().names();
     let mut worst = (0.0f64, String::new());
