@@ -14,12 +14,14 @@
 //! - `bench`: the fixed-depth bench that signs every search or eval change;
 //! - `smptest`: time to depth of the parallel search against one thread (`squall smp-test`);
 //! - `epd`: EPD test-suite records (`bm`, `am`, `id`, `dm`, point lists);
-//! - `suite`: the test-suite runner behind `squall suite`.
+//! - `suite`: the test-suite runner behind `squall suite`;
+//! - `book`: PolyGlot opening books (keys, reader, choice, learning, editor, builder).
 
 #![forbid(unsafe_code)]
 
 pub mod bench;
 pub mod board;
+pub mod book;
 pub mod epd;
 pub mod eval;
 pub mod movegen;
