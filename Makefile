@@ -4,6 +4,8 @@
 #   make test            what CI runs: fmt, clippy, tests (release, then debug with invariant checks)
 #   make bench           criterion benches of the hot routines (asm-free-bench/)
 #   make perft           every depth of every perft suite position (several minutes)
+#   make book            fetches book_1.02.pgn (Debian's gnuchess-book source) into data/ and
+#                        builds the default opening book book/squall.bin from it
 #   make wac|ecm|wcsac   tactical suites at the standard times (1 s, 5 s, 1 s per position,
 #                        one thread); JSON reports in reports/ (git-ignored), compared with the
 #                        previous run's report when there is one
@@ -12,7 +14,7 @@ CARGO   ?= cargo
 BIN     := target/release/squall
 THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 
-.PHONY: all build test bench perft clean wac ecm wcsac
+.PHONY: all build test bench perft clean wac ecm wcsac book
 
 all: build
 
@@ -35,6 +37,15 @@ bench:
 perft: build
 	$(BIN) perft --suite suites/perftsuite.epd --threads $(THREADS)
 	$(BIN) perft --suite suites/perft_cpw.epd --threads $(THREADS)
+
+# The default book: the first 30 plies of each game, moves played in at least 3 games
+# (PolyGlot make-book's default), weighted as make-book weights them.
+BOOK_ARGS ?= --max-ply 30 --min-games 3
+
+book: build
+	bash tools/fetch-book-pgn.sh data
+	mkdir -p book
+	$(BIN) book build data/book_1.02.pgn -o book/squall.bin $(BOOK_ARGS)
 
 SUITE_ARGS ?= --threads 1 --hash 64
 
