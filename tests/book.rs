@@ -264,6 +264,13 @@ fn damaged_books_give_errors() {
         Book::open(&dir.join("missing.bin")),
         Err(BookError::Io { .. })
     ));
+    if Path::new("/dev/zero").exists() {
+        // Endless: refused before reading.
+        assert!(matches!(
+            Book::open(Path::new("/dev/zero")),
+            Err(BookError::Io { .. })
+        ));
+    }
     let out = Command::new(env!("CARGO_BIN_EXE_squall"))
         .args(["book", "show"])
         .arg(&truncated)
@@ -363,6 +370,48 @@ fn learning_drops_a_losing_line() {
     assert!(d4.score < 0);
     let book = Book::open(&path).unwrap();
     assert_eq!(book.entries.len(), 2);
+}
+
+/// UCI has no result command: Squall learns a result it saw, here the mate the GUI's last
+/// `position` shows, at `ucinewgame`.
+#[test]
+fn uci_learns_a_mate_it_saw() {
+    let dir = temp_dir("ucilearn");
+    let path = dir.join("uci.bin");
+    let mut book = Book {
+        path: path.clone(),
+        entries: Vec::new(),
+    };
+    let pos = Position::startpos();
+    edit::apply(
+        &mut book,
+        &pos,
+        pos.parse_uci_move("f2f3").unwrap(),
+        Action::Weight(5),
+    );
+    book.save(&path).unwrap();
+    let mut uci = Engine::start(&["--uci"]);
+    uci.send_all(&[
+        "uci",
+        &format!("setoption name Book File value {}", path.display()),
+        "setoption name Book Learning value true",
+        "ucinewgame",
+        "position startpos",
+        "go wtime 10000 btime 10000",
+    ]);
+    assert_eq!(uci.expect("bestmove", secs(30.0)), "bestmove f2f3");
+    uci.send_all(&["position startpos moves f2f3 e7e5", "go depth 2"]);
+    uci.expect("bestmove", secs(30.0));
+    uci.send_all(&[
+        "position startpos moves f2f3 e7e5 g2g4 d8h4",
+        "ucinewgame",
+        "isready",
+    ]);
+    uci.expect("readyok", secs(10.0));
+    let l = learn_of(&path, "f2f3");
+    assert_eq!(l.games, 1, "{l:?}");
+    assert!(l.score <= -80, "{l:?}");
+    uci.quit_within(secs(10.0));
 }
 
 #[test]

@@ -109,10 +109,11 @@ impl Book {
             message: e.to_string(),
         };
         let meta = std::fs::metadata(path).map_err(io)?;
-        if meta.is_dir() {
+        if !meta.is_file() {
+            // A folder, a device such as /dev/zero, or a pipe: never read (it may not end).
             return Err(BookError::Io {
                 path: name,
-                message: "is a folder".into(),
+                message: "not a regular file".into(),
             });
         }
         if meta.len() > (MAX_ENTRIES * ENTRY_BYTES) as u64 {

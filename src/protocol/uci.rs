@@ -364,6 +364,10 @@ impl Uci {
             "setoption" => self.setoption(args),
             "position" => match parse_position(args) {
                 Ok(p) => {
+                    if p.ply_count() < self.pos.ply_count() {
+                        // Fewer moves than before: a new game began without `ucinewgame`.
+                        self.game_over();
+                    }
                     self.book.saw(&p);
                     self.pos = p;
                 }
