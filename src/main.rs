@@ -42,6 +42,10 @@ enum Command {
     Suite(SuiteArgs),
     /// Opening books (PolyGlot .bin): show, edit, build from PGN.
     Book(squall::book::cli::BookArgs),
+    /// Fit the evaluation weights to labelled positions (Texel's method: gradient or swarm).
+    Tune(squall::tune::TuneArgs),
+    /// Quiet positions labelled with the game result, from PGN files (tuner input).
+    Extract(squall::pgn::extract::ExtractArgs),
 }
 
 #[derive(clap::Args)]
@@ -170,6 +174,8 @@ fn main() -> ExitCode {
         Some(Command::Search(args)) => run_search(&args),
         Some(Command::Suite(args)) => run_suite(args),
         Some(Command::Book(args)) => squall::book::cli::run(args),
+        Some(Command::Tune(args)) => squall::tune::run(&args),
+        Some(Command::Extract(args)) => squall::pgn::extract::run(&args),
         None => {
             use squall::protocol::Protocol;
             let forced = if cli.uci {

@@ -461,3 +461,106 @@ fn kill_during_updates_leaves_a_valid_book() {
     let e4 = learn_of(&path, "e2e4").games + learn_of(&path, "d2d4").games;
     assert!(e4 > 0, "no update happened before the kills");
 }
+
+/// Random games from the start position, as PGN text (results at random too).
+fn random_pgn(games: usize, seed: u64) -> String {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut text = String::new();
+    for g in 0..games {
+        let result = ["1-0", "0-1", "1/2-1/2", "*"][(rng.next_u64() % 4) as usize];
+        text.push_str(&format!("[Event \"random {g}\"]\n[Result \"{result}\"]\n\n"));
+        let mut pos = Position::startpos();
+        // Few choices early, so that games share their first moves as real games do.
+        for ply in 0..40 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let width = (1 + ply as u64 / 4).min(legal.len() as u64);
+            let m = legal.as_slice()[(rng.next_u64() % width) as usize];
+            if ply % 2 == 0 {
+                text.push_str(&format!("{}. ", ply / 2 + 1));
+            }
+            text.push_str(&pos.to_san(m));
+            text.push(' ');
+            pos.make(m);
+        }
+        text.push_str(result);
+        text.push_str("\n\n");
+    }
+    text
+}
+
+fn entry_set(path: &Path) -> std::collections::BTreeSet<(u64, u16, u16)> {
+    Book::open(path)
+        .unwrap()
+        .entries
+        .iter()
+        .map(|e| (e.key, e.mv, e.weight))
+        .collect()
+}
+
+#[test]
+fn build_matches_polyglot_make_book() {
+    let dir = temp_dir("build");
+    let pgn = dir.join("games.pgn");
+    std::fs::write(&pgn, random_pgn(400, 3)).unwrap();
+    let ours = dir.join("squall.bin");
+    let out = Command::new(env!("CARGO_BIN_EXE_squall"))
+        .args(["book", "build"])
+        .arg(&pgn)
+        .arg("-o")
+        .arg(&ours)
+        .args(["--max-ply", "16", "--min-games", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let built = entry_set(&ours);
+    assert!(built.len() > 100, "{} entries", built.len());
+    let polyglot = "/usr/games/polyglot";
+    if !Path::new(polyglot).is_file() {
+        eprintln!("skipped the comparison: {polyglot} is absent (Debian package polyglot)");
+        return;
+    }
+    let theirs = dir.join("polyglot.bin");
+    let out = Command::new(polyglot)
+        .current_dir(&dir)
+        .args(["make-book", "-pgn", "games.pgn", "-bin", "polyglot.bin"])
+        .args(["-max-ply", "16", "-min-game", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(built, entry_set(&theirs));
+}
+
+#[test]
+fn build_skips_and_reports_bad_games() {
+    let dir = temp_dir("badpgn");
+    let pgn = dir.join("bad.pgn");
+    std::fs::write(
+        &pgn,
+        "[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n\
+         [Result \"0-1\"]\n\n1. e4 e5 2. Ke3 0-1\n\n\
+         [Result \"1-0\"]\n\n1. e4 c5 1-0\n",
+    )
+    .unwrap();
+    let book = dir.join("bad.bin");
+    let out = Command::new(env!("CARGO_BIN_EXE_squall"))
+        .args(["book", "build"])
+        .arg(&pgn)
+        .arg("-o")
+        .arg(&book)
+        .args(["--min-games", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("game 2") && err.contains("line 7"), "{err}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("2 games read, 1 skipped"), "{stdout}");
+    let b = Book::open(&book).unwrap();
+    let start = Position::startpos();
+    let moves = b.moves(&start);
+    assert_eq!(moves.len(), 1);
+    assert_eq!(moves[0].1.weight, 4);
+}
