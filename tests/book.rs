@@ -468,7 +468,9 @@ fn random_pgn(games: usize, seed: u64) -> String {
     let mut text = String::new();
     for g in 0..games {
         let result = ["1-0", "0-1", "1/2-1/2", "*"][(rng.next_u64() % 4) as usize];
-        text.push_str(&format!("[Event \"random {g}\"]\n[Result \"{result}\"]\n\n"));
+        text.push_str(&format!(
+            "[Event \"random {g}\"]\n[Result \"{result}\"]\n\n"
+        ));
         let mut pos = Position::startpos();
         // Few choices early, so that games share their first moves as real games do.
         for ply in 0..40 {
@@ -514,7 +516,11 @@ fn build_matches_polyglot_make_book() {
         .args(["--max-ply", "16", "--min-games", "2"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let built = entry_set(&ours);
     assert!(built.len() > 100, "{} entries", built.len());
     let polyglot = "/usr/games/polyglot";
@@ -529,7 +535,11 @@ fn build_matches_polyglot_make_book() {
         .args(["-max-ply", "16", "-min-game", "2"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert_eq!(built, entry_set(&theirs));
 }
 

@@ -119,7 +119,7 @@ pub fn show_lines(book: &Book, pos: &Position) -> Vec<String> {
             ""
         };
         lines.push(format!(
-            "{:<6} {:<7} weight {:>5}  share {share:5.1}%  played {play:5.1}%  learn {:>4} games {:+6} ({:#010x}){mark}",
+            "{:<6} {:<7} weight {:>5}  share {share:5.1}%  played {play:5.1}%  learned {:>4} games {:+6} ({:#010x}){mark}",
             m.to_uci(),
             pos.clone().to_san(*m),
             e.weight,
