@@ -9,6 +9,8 @@
 #                        self-play (DATAGEN_GAMES games at DATAGEN_NODES nodes per move)
 #   make tune            fit the weights to data/ and write data/weights.rs (copy it over
 #                        src/eval/weights.rs to adopt it)
+#   make book            fetches book_1.02.pgn (Debian's gnuchess-book source) into data/ and
+#                        builds the default opening book book/squall.bin from it
 #   make wac|ecm|wcsac   tactical suites at the standard times (1 s, 5 s, 1 s per position,
 #                        one thread); JSON reports in reports/ (git-ignored), compared with the
 #                        previous run's report when there is one
@@ -17,7 +19,7 @@ CARGO   ?= cargo
 BIN     := target/release/squall
 THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 
-.PHONY: all build test bench perft clean wac ecm wcsac data tune
+.PHONY: all build test bench perft clean wac ecm wcsac data tune book
 
 DATA          ?= data
 DATAGEN_GAMES ?= 20000
@@ -53,6 +55,14 @@ data: build
 
 tune: build
 	$(BIN) tune $(DATA)/book-quiet.epd $(DATA)/selfplay.epd $(TUNE_ARGS) --out $(DATA)/weights.rs
+# The default book: the first 30 plies of each game, moves played in at least 3 games
+# (PolyGlot make-book's default), weighted as make-book weights them.
+BOOK_ARGS ?= --max-ply 30 --min-games 3
+
+book: build
+	bash tools/fetch-book-pgn.sh data
+	mkdir -p book
+	$(BIN) book build data/book_1.02.pgn -o book/squall.bin $(BOOK_ARGS)
 
 SUITE_ARGS ?= --threads 1 --hash 64
 

@@ -17,13 +17,15 @@
 //! - `suite`: the test-suite runner behind `squall suite`;
 //! - `tune`: the evaluation tuner behind `squall tune` (Texel's method, gradient and swarm);
 //! - `datagen`: self-play positions labelled with the result (`squall datagen`);
-//! - `pgn`: streaming PGN reader, writer, and `squall extract` (quiet positions for tuning).
+//! - `pgn`: streaming PGN reader, writer, and `squall extract` (quiet positions for tuning);
+//! - `book`: PolyGlot opening books (keys, reader, choice, learning, editor, builder).
 
 #![forbid(unsafe_code)]
 
 pub mod bench;
 pub mod board;
 pub mod datagen;
+pub mod book;
 pub mod epd;
 pub mod eval;
 pub mod movegen;

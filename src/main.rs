@@ -40,6 +40,8 @@ enum Command {
     Search(SearchArgs),
     /// Run EPD test suites (bm/am/dm/point lists) and score them.
     Suite(SuiteArgs),
+    /// Opening books (PolyGlot .bin): show, edit, build from PGN.
+    Book(squall::book::cli::BookArgs),
     /// Fit the evaluation weights to labelled positions (Texel's method: gradient or swarm).
     Tune(squall::tune::TuneArgs),
     /// Self-play games at a fixed node budget, written as quiet positions labelled with the
@@ -174,6 +176,7 @@ fn main() -> ExitCode {
         Some(Command::SmpTest(args)) => run_smp_test(&args),
         Some(Command::Search(args)) => run_search(&args),
         Some(Command::Suite(args)) => run_suite(args),
+        Some(Command::Book(args)) => squall::book::cli::run(args),
         Some(Command::Tune(args)) => squall::tune::run(&args),
         Some(Command::Datagen(args)) => squall::datagen::run(&args),
         Some(Command::Extract(args)) => squall::pgn::extract::run(&args),

@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+use crate::book::{BookSettings, Variety, MAX_BOOK_DEPTH};
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use crate::search::tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
 
@@ -27,6 +28,8 @@ pub struct Settings {
     pub analyse_mode: bool,
     /// `Clear Hash` was pressed (or a new game began): clear before the next search.
     pub clear_pending: bool,
+    /// `OwnBook`, `Book File`, `Book Depth`, `Book Variety`, `Book Learning`.
+    pub book: BookSettings,
 }
 
 impl Default for Settings {
@@ -40,6 +43,7 @@ impl Default for Settings {
             show_wdl: false,
             analyse_mode: false,
             clear_pending: false,
+            book: BookSettings::default(),
         }
     }
 }
@@ -47,8 +51,15 @@ impl Default for Settings {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     Check,
-    Spin { min: i64, max: i64 },
+    Spin {
+        min: i64,
+        max: i64,
+    },
     Button,
+    /// Free text (a file name): UCI `string`, CECP `-file`.
+    Text,
+    /// One of a fixed list of words.
+    Combo(&'static [&'static str]),
 }
 
 /// A parsed option value.
@@ -57,6 +68,7 @@ pub enum Value {
     Bool(bool),
     Int(i64),
     Press,
+    Text(String),
 }
 
 /// One registry entry.
@@ -75,7 +87,14 @@ fn int(v: &Value) -> i64 {
     match v {
         Value::Int(n) => *n,
         Value::Bool(b) => *b as i64,
-        Value::Press => 0,
+        Value::Press | Value::Text(_) => 0,
+    }
+}
+
+fn text(v: &Value) -> String {
+    match v {
+        Value::Text(t) => t.clone(),
+        _ => String::new(),
     }
 }
 
@@ -152,6 +171,44 @@ pub static REGISTRY: &[Spec] = &[
         cecp: false,
         apply: |s, v| s.analyse_mode = flag(v),
     },
+    Spec {
+        name: "OwnBook",
+        kind: Kind::Check,
+        default: "true",
+        cecp: true,
+        apply: |s, v| s.book.own_book = flag(v),
+    },
+    Spec {
+        name: "Book File",
+        kind: Kind::Text,
+        default: crate::book::DEFAULT_BOOK,
+        cecp: true,
+        apply: |s, v| s.book.file = text(v),
+    },
+    Spec {
+        name: "Book Depth",
+        kind: Kind::Spin {
+            min: 1,
+            max: MAX_BOOK_DEPTH,
+        },
+        default: "40",
+        cecp: true,
+        apply: |s, v| s.book.depth = int(v) as u32,
+    },
+    Spec {
+        name: "Book Variety",
+        kind: Kind::Combo(Variety::NAMES),
+        default: "weighted",
+        cecp: true,
+        apply: |s, v| s.book.variety = Variety::from_name(&text(v)).unwrap_or_default(),
+    },
+    Spec {
+        name: "Book Learning",
+        kind: Kind::Check,
+        default: "false",
+        cecp: true,
+        apply: |s, v| s.book.learning = flag(v),
+    },
 ];
 
 /// Why an option could not be set.
@@ -208,6 +265,21 @@ pub fn parse_value(spec: &'static Spec, text: Option<&str>) -> Result<Value, Opt
     let text = text.map(str::trim).filter(|t| !t.is_empty());
     match spec.kind {
         Kind::Button => Ok(Value::Press),
+        // GUIs send `<empty>` for an empty string.
+        Kind::Text => Ok(Value::Text(
+            text.filter(|t| *t != "<empty>").unwrap_or("").to_string(),
+        )),
+        Kind::Combo(words) => {
+            let t = text.ok_or_else(|| OptionError::MissingValue(spec.name.to_string()))?;
+            words
+                .iter()
+                .find(|w| w.eq_ignore_ascii_case(t))
+                .map(|w| Value::Text(w.to_string()))
+                .ok_or_else(|| OptionError::BadValue {
+                    name: spec.name,
+                    value: t.to_string(),
+                })
+        }
         Kind::Check => {
             let t = text.ok_or_else(|| OptionError::MissingValue(spec.name.to_string()))?;
             match t.to_ascii_lowercase().as_str() {
@@ -260,6 +332,11 @@ pub fn current(spec: &Spec, s: &Settings) -> String {
         "Move Overhead" => s.move_overhead_ms.to_string(),
         "UCI_ShowWDL" => s.show_wdl.to_string(),
         "UCI_AnalyseMode" => s.analyse_mode.to_string(),
+        "OwnBook" => s.book.own_book.to_string(),
+        "Book File" => s.book.file.clone(),
+        "Book Depth" => s.book.depth.to_string(),
+        "Book Variety" => s.book.variety.name().to_string(),
+        "Book Learning" => s.book.learning.to_string(),
         _ => String::new(),
     }
 }
@@ -276,6 +353,24 @@ pub fn uci_line(spec: &Spec) -> String {
             spec.name, spec.default
         ),
         Kind::Button => format!("option name {} type button", spec.name),
+        Kind::Text => format!(
+            "option name {} type string default {}",
+            spec.name,
+            if spec.default.is_empty() {
+                "<empty>"
+            } else {
+                spec.default
+            }
+        ),
+        Kind::Combo(words) => {
+            let vars: Vec<String> = words.iter().map(|w| format!(" var {w}")).collect();
+            format!(
+                "option name {} type combo default {}{}",
+                spec.name,
+                spec.default,
+                vars.concat()
+            )
+        }
     }
 }
 
@@ -289,6 +384,21 @@ pub fn cecp_feature(spec: &Spec) -> String {
         ),
         Kind::Spin { min, max } => format!("{name} -spin {} {min} {max}", spec.default),
         Kind::Button => format!("{name} -button"),
+        Kind::Text => format!("{name} -file {}", spec.default),
+        // CECP marks the default choice with `*`.
+        Kind::Combo(words) => {
+            let choices: Vec<String> = words
+                .iter()
+                .map(|w| {
+                    if *w == spec.default {
+                        format!("*{w}")
+                    } else {
+                        w.to_string()
+                    }
+                })
+                .collect();
+            format!("{name} -combo {}", choices.join(" /// "))
+        }
     };
     format!("feature option=\"{body}\"")
 }
@@ -309,6 +419,19 @@ pub fn console_line(spec: &Spec, s: &Settings) -> String {
             spec.default
         ),
         Kind::Button => format!("{} (button)", spec.name),
+        Kind::Text => format!(
+            "{} = {} (text, default {})",
+            spec.name,
+            current(spec, s),
+            spec.default
+        ),
+        Kind::Combo(words) => format!(
+            "{} = {} ({}, default {})",
+            spec.name,
+            current(spec, s),
+            words.join("/"),
+            spec.default
+        ),
     }
 }
 
@@ -369,6 +492,28 @@ mod tests {
         assert_eq!(
             uci_line(find("Clear Hash").unwrap()),
             "option name Clear Hash type button"
+        );
+        assert_eq!(
+            uci_line(find("Book Variety").unwrap()),
+            "option name Book Variety type combo default weighted var best var weighted"
+        );
+        assert_eq!(
+            cecp_feature(find("Book_Variety").unwrap()),
+            "feature option=\"Book_Variety -combo best /// *weighted\""
+        );
+        assert_eq!(
+            cecp_feature(find("Book_File").unwrap()),
+            "feature option=\"Book_File -file book/squall.bin\""
+        );
+        let mut s = Settings::default();
+        set(&mut s, "book file", Some("<empty>")).unwrap();
+        assert_eq!(s.book.file, "");
+        set(&mut s, "Book Variety", Some("BEST")).unwrap();
+        assert_eq!(s.book.variety, Variety::Best);
+        assert!(set(&mut s, "Book Variety", Some("worst")).is_err());
+        assert_eq!(
+            crate::book::DEFAULT_BOOK_DEPTH.to_string(),
+            find("Book Depth").unwrap().default
         );
     }
 }

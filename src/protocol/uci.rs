@@ -8,6 +8,7 @@ use super::{
     drive, load_fen, Handler, Out, Protocol, Session, Switch, MAX_CLOCK_MS, MAX_MATE_MOVES,
 };
 use crate::board::Position;
+use crate::book::session::BookSession;
 use crate::search::{mate_in, Bound, Iteration, Limits, Report, SearchResult};
 use crate::types::Colour;
 
@@ -235,6 +236,7 @@ struct Uci {
     settings: Settings,
     pos: Position,
     debug: bool,
+    book: BookSession,
 }
 
 impl Uci {
@@ -249,7 +251,36 @@ impl Uci {
     }
 
     fn finish(&mut self, r: &SearchResult) {
+        self.book.searched(r.score);
+        self.book.saw_move(&self.pos, r.best);
         self.out.line(&bestmove_line(r));
+    }
+
+    /// The book's move for a game search (not analysis, pondering, `searchmoves` or `mate`).
+    fn book_move(&mut self, l: &Limits) -> Option<crate::moves::Move> {
+        if l.infinite || l.ponder || !l.search_moves.is_empty() || l.mate.is_some() {
+            return None;
+        }
+        if self.settings.analyse_mode {
+            return None;
+        }
+        match self.book.probe(&self.pos, &self.settings.book) {
+            Ok(m) => m,
+            Err(e) => {
+                self.error(&e);
+                None
+            }
+        }
+    }
+
+    /// The game is over (UCI says so only by `ucinewgame` or `quit`): learn from it.
+    fn game_over(&mut self) {
+        let end = self.book.seen_end();
+        match self.book.game_over(end, &self.settings.book) {
+            Ok(Some(note)) => self.debug_note(&note),
+            Ok(None) => {}
+            Err(e) => self.error(&e),
+        }
     }
 
     /// Stops a running search and prints its `bestmove` (every `go` gets one).
@@ -280,6 +311,9 @@ impl Uci {
         match options::set(&mut self.settings, &name, value.as_deref()) {
             Ok(spec) => {
                 self.worker.apply(&mut self.settings);
+                if let Err(e) = self.book.configure(&self.settings.book) {
+                    self.error(&e);
+                }
                 self.debug_note(&format!(
                     "{} = {}",
                     spec.name,
@@ -299,6 +333,13 @@ impl Uci {
             // The GUI did not stop the last search: end it and answer it first.
             self.stop_and_answer();
         }
+        if let Some(m) = self.book_move(&limits) {
+            self.out
+                .line(&format!("info string book move {}", m.to_uci()));
+            self.book.saw_move(&self.pos, m);
+            self.out.line(&format!("bestmove {m}"));
+            return;
+        }
         self.debug_note(&format!("limits {limits:?}"));
         let rep = reporter(self.out.clone(), self.settings.show_wdl);
         self.worker
@@ -316,12 +357,20 @@ impl Uci {
                 self.out.line("readyok");
             }
             "ucinewgame" => {
+                self.game_over();
                 self.settings.clear_pending = true;
                 self.worker.apply(&mut self.settings);
             }
             "setoption" => self.setoption(args),
             "position" => match parse_position(args) {
-                Ok(p) => self.pos = p,
+                Ok(p) => {
+                    if p.ply_count() < self.pos.ply_count() {
+                        // Fewer moves than before: a new game began without `ucinewgame`.
+                        self.game_over();
+                    }
+                    self.book.saw(&p);
+                    self.pos = p;
+                }
                 Err(e) => self.error(&e),
             },
             "go" => self.go(args),
@@ -335,6 +384,7 @@ impl Uci {
             "register" => {}
             "quit" => {
                 self.worker.cancel();
+                self.game_over();
                 return Some(None);
             }
             "d" => self
@@ -365,6 +415,7 @@ impl Handler for Uci {
     }
     fn on_eof(&mut self) {
         self.worker.cancel();
+        self.game_over();
     }
 }
 
@@ -377,6 +428,7 @@ pub fn run(session: &mut Session, first: Option<String>) -> Switch {
         settings,
         pos: Position::startpos(),
         debug: false,
+        book: BookSession::new(),
     };
     drive(session, first, &mut uci)
 }

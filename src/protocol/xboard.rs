@@ -14,6 +14,7 @@ use super::worker::{Reporter, Worker};
 use super::{drive, load_fen, uci, Handler, Out, Session, Switch, MAX_CLOCK_MS};
 use crate::board::notation::MoveParseError;
 use crate::board::Position;
+use crate::book::session::{BookSession, GameEnd};
 use crate::moves::Move;
 use crate::search::tt::MAX_HASH_MB;
 use crate::search::{mate_in, Bound, Limits, Report, SearchResult};
@@ -295,6 +296,7 @@ struct Xboard {
     job: Option<Job>,
     stat: Arc<Mutex<Stat>>,
     debug: bool,
+    book: BookSession,
 }
 
 impl Xboard {
@@ -438,6 +440,18 @@ impl Xboard {
         if self.game_over {
             return;
         }
+        if let Some(m) = self.book_move() {
+            let r = SearchResult {
+                best: m,
+                ponder: Move::NONE,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+                time_ms: 0,
+            };
+            self.debug_note(&format!("book move {}", m.to_uci()));
+            return self.play(r, Instant::now());
+        }
         let limits = self.think_limits();
         self.debug_note(&format!("limits {limits:?}"));
         let rep = self.reporter(&self.pos, false);
@@ -449,6 +463,25 @@ impl Xboard {
             kind: Kind::Think,
             started: Instant::now(),
         });
+    }
+
+    fn book_move(&mut self) -> Option<Move> {
+        match self.book.probe(&self.pos, &self.settings.book) {
+            Ok(m) => m,
+            Err(e) => {
+                self.error(&e, "book");
+                None
+            }
+        }
+    }
+
+    /// The game is over: learn from the book moves played in it.
+    fn book_game_over(&mut self, end: GameEnd) {
+        match self.book.game_over(end, &self.settings.book) {
+            Ok(Some(note)) => self.debug_note(&note),
+            Ok(None) => {}
+            Err(e) => self.error(&e, "result"),
+        }
     }
 
     /// Starts the search that runs while nobody asked for a move: analysis, or pondering on
@@ -659,7 +692,10 @@ impl Xboard {
             return;
         }
         match job.kind {
-            Kind::Think => self.play(r, job.started),
+            Kind::Think => {
+                self.book.searched(r.score);
+                self.play(r, job.started)
+            }
             // Analysis and pondering end only when stopped, which drops the result.
             Kind::Analyze | Kind::Ponder(_) => self.start_background(),
         }
@@ -731,7 +767,12 @@ impl Xboard {
             None => (rest.trim(), None),
         };
         match options::set(&mut self.settings, name, value) {
-            Ok(_) => self.worker.apply(&mut self.settings),
+            Ok(_) => {
+                self.worker.apply(&mut self.settings);
+                if let Err(e) = self.book.configure(&self.settings.book) {
+                    self.error(&e, cmd);
+                }
+            }
             Err(e) => self.error(&e.to_string(), cmd),
         }
     }
@@ -781,6 +822,7 @@ impl Xboard {
             "accepted" => {}
             "rejected" => self.debug_note(&format!("feature rejected: {rest}")),
             "new" => {
+                self.book_game_over(GameEnd::Unknown);
                 self.set_position(Position::startpos());
                 self.engine_side = Some(Colour::Black);
                 self.sd = None;
@@ -889,6 +931,7 @@ impl Xboard {
             "result" => {
                 self.stop_job();
                 self.game_over = true;
+                self.book_game_over(GameEnd::from_result(rest));
             }
             "setboard" => match load_fen(rest) {
                 Ok(p) => {
@@ -910,7 +953,14 @@ impl Xboard {
                 }
             }
             "bk" => {
-                self.out.line("\tSquall has no opening book.");
+                let _ = self.book.configure(&self.settings.book);
+                let lines = match self.book.book() {
+                    Some(b) => crate::book::cli::show_lines(b, &self.pos),
+                    None => vec!["Squall has no opening book loaded.".to_string()],
+                };
+                for l in lines {
+                    self.out.line(&format!("\t{l}"));
+                }
                 self.out.line("");
             }
             "undo" | "remove" => {
@@ -1024,6 +1074,7 @@ impl Xboard {
             "debug" => self.debug = !matches!(args, ["off"]),
             "quit" => {
                 self.stop_job();
+                self.book_game_over(GameEnd::Unknown);
                 return Some(None);
             }
             _ if args.is_empty() => match self.pos.parse_move(cmd) {
@@ -1045,6 +1096,7 @@ impl Handler for Xboard {
     }
     fn on_eof(&mut self) {
         self.stop_job();
+        self.book_game_over(GameEnd::Unknown);
     }
 }
 
@@ -1079,6 +1131,7 @@ pub fn run(session: &mut Session, first: Option<String>) -> Switch {
         job: None,
         stat: Arc::new(Mutex::new(Stat::default())),
         debug: false,
+        book: BookSession::new(),
     };
     drive(session, first, &mut xb)
 }

@@ -24,6 +24,8 @@ impl Engine {
     pub fn start(args: &[&str]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_squall"))
             .args(args)
+            // No default opening book: these tests expect searches from the start position.
+            .env("SQUALL_BOOK", "")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
