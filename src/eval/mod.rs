@@ -14,7 +14,9 @@
 //! (shelter and attack), `pieces` (outposts, rooks, queens, trapped pieces), `imbalance`,
 //! `threats`, `mopup` (mating a bare king), `scale` (drawish material), `trace` (the
 //! term-by-term breakdown), plus the incrementally kept `psqt` and the packed `score`.
+//! `endgame` (recognised material signatures) answers first when it knows the value.
 
+pub mod endgame;
 pub mod imbalance;
 pub mod king;
 pub mod mobility;
@@ -114,6 +116,9 @@ impl Evaluator {
     /// `LAZY_MARGIN` outside `(alpha, beta)`, it is returned instead of the full evaluation.
     pub fn evaluate(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
         self.stats.calls += 1;
+        if let Some(r) = endgame::probe(pos) {
+            return r.value;
+        }
         let entry = self.probe(pos);
         let estimate = estimate(pos, &self.params, &entry);
         let outside = estimate < alpha.saturating_sub(LAZY_MARGIN)
@@ -128,6 +133,9 @@ impl Evaluator {
     /// Always the full evaluation (no lazy exit), from the side to move's point of view.
     pub fn evaluate_full(&mut self, pos: &Position) -> i32 {
         self.stats.calls += 1;
+        if let Some(r) = endgame::probe(pos) {
+            return r.value;
+        }
         let entry = self.probe(pos);
         full(pos, &self.params, entry)
     }
