@@ -236,10 +236,17 @@ fn kpk_bitbase_matches_brute_force_on_every_position() {
 fn kpk_through_the_evaluation_both_colours() {
     let mut ev = Evaluator::new();
     // Won: the king in front of its pawn, Black to move gives way (the opposition).
-    for fen in ["8/8/8/3k4/8/3K4/3P4/8 b - - 0 1", "8/8/3k4/8/3K4/3P4/8/8 b - - 0 1"] {
+    for fen in [
+        "8/8/8/3k4/8/3K4/3P4/8 b - - 0 1",
+        "8/8/3k4/8/3K4/3P4/8/8 b - - 0 1",
+    ] {
         let p = pos(fen);
         let v = ev.evaluate_full(&p);
-        let white = if p.side_to_move() == Colour::White { v } else { -v };
+        let white = if p.side_to_move() == Colour::White {
+            v
+        } else {
+            -v
+        };
         assert!(white > KNOWN_WIN, "{fen}: {v}");
         assert_eq!(ev.evaluate_full(&p.mirrored()), v, "{fen} mirrored");
     }
@@ -315,7 +322,10 @@ fn kbnk_prefers_the_right_corner() {
     // Dark bishop (c1): h8 is a mating corner, a8 is not.
     let right = eval("7k/8/5K2/8/8/8/8/2B3N1 w - - 0 1");
     let wrong = eval("k7/8/2K5/8/8/8/8/2B3N1 w - - 0 1");
-    assert!(right > wrong && wrong > KNOWN_WIN, "right {right}, wrong {wrong}");
+    assert!(
+        right > wrong && wrong > KNOWN_WIN,
+        "right {right}, wrong {wrong}"
+    );
 }
 
 // ----- wrong rook-pawn bishop -----
@@ -405,5 +415,19 @@ fn bahr_rule() {
     // The same with the rook pawns on a3/a4: the line passes below h2, Black draws.
     let draw = eval("8/8/8/8/p7/P6k/7P/6K1 w - - 0 1");
     assert!(win > 100, "on the line: {win}");
-    assert!(draw.abs() < win / 3, "in front of the line: {draw}, on it {win}");
+    assert!(
+        draw.abs() < win / 3,
+        "in front of the line: {draw}, on it {win}"
+    );
+}
+
+/// Run alone (`cargo test --release --test endgame kpk_build_time -- --nocapture`) for the
+/// build time; the bound is loose because tests share a loaded machine.
+#[test]
+fn kpk_build_time() {
+    let start = std::time::Instant::now();
+    endgame::init();
+    let took = start.elapsed();
+    eprintln!("KPK bitbase: {took:?} (shared with any test that built it first)");
+    assert!(took.as_secs() < 5);
 }

@@ -93,7 +93,8 @@ fn kppkn(pos: &Position, strong: Colour) -> Option<i32> {
     let knight = pos.pieces(weak)[1];
     let blockades = |p: Square| path(strong, p).any(|sq| sq == king);
     let holds = |p: Square| {
-        rel_rank(strong, p) < 6 && path(strong, p).any(|sq| sq == knight || knight_reaches(knight, sq))
+        rel_rank(strong, p) < 6
+            && path(strong, p).any(|sq| sq == knight || knight_reaches(knight, sq))
     };
     ((blockades(a) && holds(b)) || (blockades(b) && holds(a))).then_some(SCALE_KPPKN_HELD)
 }
@@ -113,18 +114,25 @@ fn bahr(pos: &Position, strong: Colour) -> Option<i32> {
         (sp[1], sp[0])
     };
     let file = file_of(blocker);
-    let blocked = file_of(rook_pawn) == file
-        && rel_rank(strong, blocker) == rel_rank(strong, rook_pawn) + 1;
+    let blocked =
+        file_of(rook_pawn) == file && rel_rank(strong, blocker) == rel_rank(strong, rook_pawn) + 1;
     if !(file == 0 || file == 7) || !blocked || rel_rank(strong, rook_pawn) > 3 {
         return None;
     }
     // Files counted from the rook pawns' edge: the bishop file is 2.
-    let away = |sq: Square| if file == 0 { file_of(sq) as i32 } else { 7 - file_of(sq) as i32 };
+    let away = |sq: Square| {
+        if file == 0 {
+            file_of(sq) as i32
+        } else {
+            7 - file_of(sq) as i32
+        }
+    };
     if away(passer) < 2 {
         return None;
     }
     let wk = pos.king(weak);
-    let in_front = away(wk).abs_diff(away(passer)) <= 1 && rel_rank(strong, wk) > rel_rank(strong, passer);
+    let in_front =
+        away(wk).abs_diff(away(passer)) <= 1 && rel_rank(strong, wk) > rel_rank(strong, passer);
     if !in_front {
         return None;
     }

@@ -8,10 +8,9 @@
 //!
 //! The analysis starts from the positions whose value needs no look-ahead (a pawn that
 //! promotes without being taken wins, a pawn the lone king takes or a stalemate draws) and
-//! then sweeps the undecided positions until nothing changes: White to move wins when some
-//! move reaches a win and draws when every move reaches a draw; Black to move draws when some
-//! move reaches a draw and loses when every move reaches a win. What is still undecided at the
-//! fixed point cannot be forced to promotion and is a draw.
+//! works backwards from the wins: White to move wins when some move reaches a win; Black to
+//! move loses when every move reaches a win. What is never reached that way cannot be forced
+//! to promotion and is a draw.
 
 use std::sync::LazyLock;
 
@@ -68,16 +67,33 @@ fn dist(a: usize, b: usize) -> usize {
     df.max(dr)
 }
 
-/// The on-board king steps from `sq`, without allocation.
+/// King steps from every square, padded, with how many are on the board; built at compile time
+/// so the analysis loops read a table instead of testing edges.
+const KING_STEPS: ([[u8; 8]; 64], [u8; 64]) = {
+    let mut steps = [[0u8; 8]; 64];
+    let mut counts = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut d = 0;
+        while d < 9 {
+            let (nf, nr) = (f + d % 3 - 1, r + d / 3 - 1);
+            if d != 4 && nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+                steps[sq][counts[sq] as usize] = (nr * 8 + nf) as u8;
+                counts[sq] += 1;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    (steps, counts)
+};
+
+/// The on-board king steps from `sq`.
 fn king_steps(sq: usize) -> impl Iterator<Item = usize> {
-    let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
-    (-1..=1)
-        .flat_map(move |df| (-1..=1).map(move |dr| (df, dr)))
-        .filter(|&d| d != (0, 0))
-        .filter_map(move |(df, dr)| {
-            let (nf, nr) = (f + df, r + dr);
-            ((0..8).contains(&nf) && (0..8).contains(&nr)).then_some((nr * 8 + nf) as usize)
-        })
+    KING_STEPS.0[sq][..KING_STEPS.1[sq] as usize]
+        .iter()
+        .map(|&s| s as usize)
 }
 
 fn pawn_attacks(pawn: usize, sq: usize) -> bool {
@@ -120,80 +136,82 @@ fn initial(stm: usize, wk: usize, bk: usize, pawn: usize) -> u8 {
     UNKNOWN
 }
 
-/// One look at the successors of an undecided position.
-fn step(table: &[u8], stm: usize, wk: usize, bk: usize, pawn: usize) -> u8 {
-    if stm == STRONG {
-        let mut all_draw = true;
-        let mut see = |v: u8| {
-            if v == WIN {
-                return true;
-            }
-            all_draw &= v == DRAW;
-            false
-        };
-        for to in king_steps(wk) {
-            if to != pawn && dist(to, bk) > 1 && see(table[index(WEAK, to, bk, pawn)]) {
-                return WIN;
-            }
-        }
-        let push = pawn + 8;
-        if push != wk && push != bk {
-            if pawn / 8 == 6 {
-                // A promotion that was not a win in `initial` loses the new piece: a draw.
-                see(DRAW);
-            } else {
-                if see(table[index(WEAK, wk, bk, push)]) {
-                    return WIN;
-                }
-                let double = push + 8;
-                if pawn / 8 == 1
-                    && double != wk
-                    && double != bk
-                    && see(table[index(WEAK, wk, bk, double)])
-                {
-                    return WIN;
-                }
-            }
-        }
-        return if all_draw { DRAW } else { UNKNOWN };
-    }
-    let mut all_win = true;
-    for to in black_moves(wk, bk, pawn) {
-        match table[index(STRONG, wk, to, pawn)] {
-            DRAW => return DRAW,
-            WIN => {}
-            _ => all_win = false,
-        }
-    }
-    if all_win {
-        WIN
-    } else {
-        UNKNOWN
-    }
+/// Is the position legal (kings apart, squares distinct, the side not to move not in check)?
+fn valid(stm: usize, wk: usize, bk: usize, pawn: usize) -> bool {
+    wk != bk
+        && wk != pawn
+        && bk != pawn
+        && dist(wk, bk) > 1
+        && !(stm == STRONG && pawn_attacks(pawn, bk))
 }
 
-fn build() -> Vec<u64> {
+/// Retrograde analysis proper: only wins are propagated, each exactly once. A won position
+/// with Black to move makes every White-to-move position one move before it a win; a won
+/// position with White to move takes one off the count of undecided moves of every Black
+/// position one move before it, which is lost when the count reaches zero. Whatever is not a
+/// win at the end is a draw.
+fn build_table() -> Vec<u8> {
     let mut table = vec![UNKNOWN; SIZE];
-    let mut open = Vec::new();
+    let mut left = vec![0u8; SIZE];
+    let mut wins: Vec<u32> = Vec::new();
     for (i, v) in table.iter_mut().enumerate() {
         let (stm, wk, bk, pawn) = decode(i);
         *v = initial(stm, wk, bk, pawn);
-        if *v == UNKNOWN {
-            open.push(i as u32);
+        match *v {
+            WIN => wins.push(i as u32),
+            UNKNOWN if stm == WEAK => left[i] = black_moves(wk, bk, pawn).count() as u8,
+            _ => {}
         }
     }
-    loop {
-        let before = open.len();
-        open.retain(|&i| {
-            let (stm, wk, bk, pawn) = decode(i as usize);
-            let v = step(&table, stm, wk, bk, pawn);
-            table[i as usize] = v;
-            v == UNKNOWN
-        });
-        if open.len() == before {
-            break;
+    while let Some(i) = wins.pop() {
+        let (stm, wk, bk, pawn) = decode(i as usize);
+        if stm == WEAK {
+            // White moves that lead here: the king from a neighbouring square, or the pawn
+            // from one or two squares behind.
+            let mut before = |from_king: usize, from_pawn: usize, table: &mut [u8]| {
+                let j = index(STRONG, from_king, bk, from_pawn);
+                if table[j] == UNKNOWN {
+                    table[j] = WIN;
+                    wins.push(j as u32);
+                }
+            };
+            for from in king_steps(wk) {
+                if from != pawn && valid(STRONG, from, bk, pawn) {
+                    before(from, pawn, &mut table);
+                }
+            }
+            let back = pawn - 8;
+            if back >= 8 && back != wk && back != bk {
+                if valid(STRONG, wk, bk, back) {
+                    before(wk, back, &mut table);
+                }
+                let back2 = pawn - 16;
+                if pawn / 8 == 3 && back2 != wk && back2 != bk && valid(STRONG, wk, bk, back2) {
+                    before(wk, back2, &mut table);
+                }
+            }
+        } else {
+            // Black king moves that lead here.
+            for from in king_steps(bk) {
+                if !valid(WEAK, wk, from, pawn) {
+                    continue;
+                }
+                let j = index(WEAK, wk, from, pawn);
+                if table[j] == UNKNOWN {
+                    left[j] -= 1;
+                    if left[j] == 0 {
+                        table[j] = WIN;
+                        wins.push(j as u32);
+                    }
+                }
+            }
         }
     }
+    table
+}
+
+fn build() -> Vec<u64> {
+    let table = build_table();
     let mut bits = vec![0u64; SIZE.div_ceil(64)];
     for (i, &v) in table.iter().enumerate() {
         if v == WIN {

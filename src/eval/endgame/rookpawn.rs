@@ -17,9 +17,9 @@
 //! runs), the normal score favours the defender and this factor, which only ever scales the
 //! bishop side's lead, does not apply.
 
+use super::super::scale::{SCALE_DRAW, SCALE_NORMAL};
 use crate::board::geometry::distance;
 use crate::board::Position;
-use super::super::scale::{SCALE_DRAW, SCALE_NORMAL};
 use crate::types::{file_of, rank_of, square, square_colour, Colour, Kind, Square};
 
 const ROOK_FILES: [u8; 2] = [0, 7];
@@ -64,8 +64,7 @@ pub fn is_draw(pos: &Position, strong: Colour) -> bool {
 /// blunter rule for these men. `None` when the pattern does not apply.
 pub fn kbpkp(pos: &Position, strong: Colour) -> Option<i32> {
     let weak = strong.flip();
-    if pos.pieces(weak).len() != 1 || pos.pawns(weak).len() != 1 || pos.pawns(strong).len() != 1
-    {
+    if pos.pieces(weak).len() != 1 || pos.pawns(weak).len() != 1 || pos.pawns(strong).len() != 1 {
         return None;
     }
     let corner = wrong_corner(pos, strong)?;
