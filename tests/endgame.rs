@@ -3,7 +3,7 @@
 //! for the wrong rook-pawn bishop, KRKP, KQKP, KRKB, KRKN, KPPKN, Bahr's rule and pawnless
 //! endings, each also checked on its colour mirror.
 
-use squall::eval::endgame::{self, kpk, KNOWN_WIN};
+use squall::eval::endgame::{self, kpk, KPK_WIN};
 use squall::eval::Evaluator;
 use squall::search::{Control, Engine, Limits, Report};
 use squall::types::{Colour, Kind};
@@ -247,7 +247,7 @@ fn kpk_through_the_evaluation_both_colours() {
         } else {
             -v
         };
-        assert!(white > KNOWN_WIN, "{fen}: {v}");
+        assert!(white >= KPK_WIN, "{fen}: {v}");
         assert_eq!(ev.evaluate_full(&p.mirrored()), v, "{fen} mirrored");
     }
     // Drawn: the same with White to move (the pawn is blocked by its own king, so no spare
@@ -264,11 +264,17 @@ fn kpk_through_the_evaluation_both_colours() {
 
 // ----- KBNK by play -----
 
-/// Plays `p` out with Squall on both sides at a fixed depth per move: true when the
-/// bishop-and-knight side mates before the fifty-move rule.
-fn kbnk_mates(fen: &str, depth: i32) -> bool {
+/// Plays `p` out with Squall on both sides at a fixed depth per move: true when the side with
+/// more men mates within 100 plies (the fifty-move rule, counted from the start) without
+/// falling below `min_men` men (king included).
+fn mates(fen: &str, depth: i32, min_men: usize) -> bool {
     let mut p = pos(fen);
-    let strong = p.side_to_move();
+    let men = |p: &Position, c: Colour| p.pieces(c).len() + p.pawns(c).len();
+    let strong = if men(&p, Colour::White) > men(&p, Colour::Black) {
+        Colour::White
+    } else {
+        Colour::Black
+    };
     let mut engines = [Engine::new(16), Engine::new(16)];
     for _ in 0..100 {
         let side = p.side_to_move().index();
@@ -283,7 +289,7 @@ fn kbnk_mates(fen: &str, depth: i32) -> bool {
         if p.legal_moves().is_empty() {
             return p.in_check() && p.side_to_move() != strong;
         }
-        if p.pieces(strong).len() < 3 {
+        if men(&p, strong) < min_men {
             return false;
         }
     }
@@ -313,7 +319,21 @@ fn kbnk_mates_within_fifty_moves() {
         "4knb1/8/8/8/8/8/8/7K b - - 0 1",
     ];
     for fen in starts {
-        assert!(kbnk_mates(fen, 10), "no mate within fifty moves from {fen}");
+        assert!(mates(fen, 10, 3), "no mate within fifty moves from {fen}");
+    }
+}
+
+/// A won KPK is played to promotion and mate: the won-KPK score stays below a queen's, so
+/// the search promotes instead of keeping its pawn.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "plays games; run in release")]
+fn kpk_win_is_played_to_mate() {
+    for fen in [
+        "8/8/8/3k4/8/3K4/3P4/8 b - - 0 1",
+        "4k3/8/4K3/4P3/8/8/8/8 b - - 0 1",
+        "8/3p4/3k4/8/3K4/8/8/8 w - - 0 1",
+    ] {
+        assert!(mates(fen, 10, 2), "no mate within fifty moves from {fen}");
     }
 }
 
@@ -322,10 +342,7 @@ fn kbnk_prefers_the_right_corner() {
     // Dark bishop (c1): h8 is a mating corner, a8 is not.
     let right = eval("7k/8/5K2/8/8/8/8/2B3N1 w - - 0 1");
     let wrong = eval("k7/8/2K5/8/8/8/8/2B3N1 w - - 0 1");
-    assert!(
-        right > wrong && wrong > KNOWN_WIN,
-        "right {right}, wrong {wrong}"
-    );
+    assert!(right > wrong && wrong > 500, "right {right}, wrong {wrong}");
 }
 
 // ----- wrong rook-pawn bishop -----

@@ -29,7 +29,8 @@ const WEAK: usize = 1;
 /// One bit per position: set when the pawn's side wins.
 static BITBASE: LazyLock<Vec<u64>> = LazyLock::new(build);
 
-/// Forces the build now (start-up) rather than at the first KPK position met in a search.
+/// Forces the build now (tests, timing); otherwise the first KPK probe builds it, a few
+/// milliseconds once per process.
 pub fn init() {
     LazyLock::force(&BITBASE);
 }

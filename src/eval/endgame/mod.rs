@@ -3,7 +3,7 @@
 //!
 //! Two entry points, by what the knowledge is:
 //! - `probe` replaces the whole evaluation for a few tiny signatures: KPK (exact, from the
-//!   `kpk` bitbase), KBNK (a known win; the score drives the lone king to the right corner) and
+//!   `kpk` bitbase), KBNK (a won ending; the score drives the lone king to the right corner) and
 //!   rook pawns with the wrong bishop against a bare king (exact draws). A `proven_draw` result
 //!   is game-theoretically exact, so the search may use it as the score of an interior node.
 //! - `scale` returns a factor (out of `scale::SCALE_NORMAL`) on the normal score's endgame half
@@ -25,11 +25,13 @@ use super::psqt;
 use crate::board::Position;
 use crate::types::{rank_of, square_colour, to64, Colour, Kind};
 
-/// Base score of a known win: far above any material balance the search meets in these
-/// endings, far below mate scores, so real mates still rank first.
-pub const KNOWN_WIN: i32 = 10_000;
-/// In a won KPK, per rank the pawn has advanced: the search pushes once pushing stays winning.
-const KPK_RANK_BONUS: i32 = 20;
+/// A won KPK scores this plus `KPK_RANK_BONUS` per rank the pawn has advanced: more than any
+/// drawn or doubtful ending, less than the queen it becomes (KQK is scored by the normal
+/// evaluation at a queen's worth and more), so the search is always glad to promote. A "known
+/// win" far above material would make it refuse the promotion, which lowers its score.
+pub const KPK_WIN: i32 = 560;
+/// Per rank the pawn has advanced in a won KPK: the search pushes once pushing stays winning.
+const KPK_RANK_BONUS: i32 = 40;
 
 /// Most men (kings and pawns included) on the board for `probe` to look further.
 const PROBE_MEN: usize = 5;
@@ -51,8 +53,8 @@ fn men(pos: &Position) -> usize {
         .sum()
 }
 
-/// Builds what the recognisers need ahead of time (the KPK bitbase), so the first search that
-/// meets KPK does not pay for it.
+/// Builds what the recognisers need ahead of time (the KPK bitbase); without it the first KPK
+/// probe pays the few milliseconds.
 pub fn init() {
     kpk::init();
 }
@@ -82,10 +84,7 @@ fn against_bare_king(pos: &Position, strong: Colour) -> Option<(i32, bool)> {
             return Some((0, true));
         }
         let rank = strong.relative_rank(rank_of(pawn)) as i32;
-        return Some((
-            KNOWN_WIN + psqt::value(Kind::Pawn).eg() + KPK_RANK_BONUS * rank,
-            false,
-        ));
+        return Some((KPK_WIN + KPK_RANK_BONUS * rank, false));
     }
     if pieces == 3
         && pawns.is_empty()
@@ -96,8 +95,11 @@ fn against_bare_king(pos: &Position, strong: Colour) -> Option<(i32, bool)> {
             .iter()
             .copied()
             .find(|&sq| pos.piece_at(sq).is_kind(Kind::Bishop))?;
+        // Scored at its material plus progress, like the normal evaluation would, so the
+        // search neither sheds a pawn to reach KBNK nor shies away from promoting out of it.
+        let material = psqt::value(Kind::Bishop).eg() + psqt::value(Kind::Knight).eg();
         let bonus = kbnk::progress(pos.king(strong), pos.king(weak), square_colour(bishop));
-        return Some((KNOWN_WIN + bonus, false));
+        return Some((material + bonus, false));
     }
     if !pawns.is_empty() && rookpawn::is_draw(pos, strong) {
         return Some((0, true));
