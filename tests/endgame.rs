@@ -448,3 +448,39 @@ fn kpk_build_time() {
     eprintln!("KPK bitbase: {took:?} (shared with any test that built it first)");
     assert!(took.as_secs() < 5);
 }
+
+/// Colour symmetry over the match starts in `suites/endgame_starts.epd` and 40-ply walks from
+/// each (moves picked by a fixed arithmetic rule): every recogniser and scale factor must give
+/// the mirrored position the same side-to-move value.
+#[test]
+fn recognisers_are_colour_symmetric() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/suites/endgame_starts.epd"
+    ))
+    .expect("endgame starts present");
+    let mut ev = Evaluator::new();
+    let mut checked = 0;
+    for (n, line) in text.lines().enumerate() {
+        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+        let mut p = pos(&format!("{} 0 1", fields.join(" ")));
+        for ply in 0..40 {
+            let m = p.mirrored();
+            let (a, b) = (ev.evaluate_full(&p), ev.evaluate_full(&m));
+            assert_eq!(a, b, "{} gives {a}, its mirror {b}", p.to_fen());
+            assert_eq!(
+                endgame::probe(&p),
+                endgame::probe(&m),
+                "probe differs on {}",
+                p.to_fen()
+            );
+            checked += 1;
+            let moves: Vec<Move> = p.legal_moves().iter().copied().collect();
+            if moves.is_empty() || p.is_insufficient_material() {
+                break;
+            }
+            p.make(moves[(n * 7 + ply * 13) % moves.len()]);
+        }
+    }
+    assert!(checked > 500, "{checked} positions");
+}
