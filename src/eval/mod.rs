@@ -14,6 +14,7 @@
 //! (shelter and attack), `pieces` (outposts, rooks, queens, trapped pieces), `imbalance`,
 //! `threats`, `mopup` (mating a bare king), `scale` (drawish material), `trace` (the
 //! term-by-term breakdown), plus the incrementally kept `psqt` and the packed `score`.
+//! `endgame` (recognised material signatures) answers first when it knows the value.
 
 /// Fetches a weight from `Params` and tells the tracer which one it was and for whom:
 /// `weight!(tracer, colour, params, field)` or `weight!(tracer, colour, params, field[index])`.
@@ -61,6 +62,7 @@ macro_rules! weight_times {
     }};
 }
 
+pub mod endgame;
 pub mod imbalance;
 pub mod king;
 pub mod mobility;
@@ -189,6 +191,9 @@ impl Evaluator {
     /// `LAZY_MARGIN` outside `(alpha, beta)`, it is returned instead of the full evaluation.
     pub fn evaluate(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
         self.stats.calls += 1;
+        if let Some(r) = endgame::probe(pos) {
+            return r.value;
+        }
         let entry = self.probe(pos);
         let estimate = estimate(pos, &self.params, &entry, self.psq(pos));
         let outside = estimate < alpha.saturating_sub(LAZY_MARGIN)
@@ -203,6 +208,9 @@ impl Evaluator {
     /// Always the full evaluation (no lazy exit), from the side to move's point of view.
     pub fn evaluate_full(&mut self, pos: &Position) -> i32 {
         self.stats.calls += 1;
+        if let Some(r) = endgame::probe(pos) {
+            return r.value;
+        }
         let entry = self.probe(pos);
         full(pos, &self.params, entry, self.psq(pos))
     }

@@ -66,6 +66,10 @@ fn bishop_colour(pos: &Position, c: Colour) -> Option<u8> {
 pub fn factor(pos: &Position, eg: i32) -> i32 {
     let strong = if eg > 0 { Colour::White } else { Colour::Black };
     let weak = strong.flip();
+    // Recognised drawish endings (src/eval/endgame/) know better than the rules below.
+    if let Some(f) = super::endgame::scale(pos, strong) {
+        return f;
+    }
     let strong_pawns = pos.pawns(strong).len();
     let weak_pawns = pos.pawns(weak).len();
     let strong_pieces = piece_material(pos, strong);

@@ -682,6 +682,12 @@ impl<'a> Tree<'a> {
         if alpha >= beta {
             return alpha;
         }
+        // Endgame recognisers: a proven draw (KPK, wrong rook-pawn bishop) is this node's exact
+        // score. Only proven draws: known wins and drawish scales are estimates. The root never
+        // comes here (it must still choose a move).
+        if crate::eval::endgame::proven_draw(&self.pos) {
+            return DRAW;
+        }
 
         let key = self.pos.key();
         let hit = self.tt.probe(key, ply);
