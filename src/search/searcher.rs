@@ -1351,10 +1351,13 @@ impl<'a> Tree<'a> {
                 continue;
             }
             if !in_check {
+                // Delta pruning: the capture cannot lift the score to alpha, unless it checks
+                // (a checking capture can mate, as 1...fxg6 2.Nxg6# in WAC.001).
                 if m.is_capture()
                     && !m.is_promotion()
                     && stand_pat + SEE_VALUES[m.captured().kind_index() as usize] + DELTA_MARGIN
                         <= alpha
+                    && !self.pos.gives_check(m)
                 {
                     continue;
                 }
