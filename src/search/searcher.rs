@@ -741,11 +741,13 @@ impl<'a> Tree<'a> {
                 }
                 if v >= beta {
                     let v = if v >= MATE_BOUND { beta } else { v };
+                    // Only a zugzwang-prone node (few pieces) deep enough to afford it is
+                    // verified; elsewhere the null move's verdict stands.
                     let few_pieces = pieces <= NULL_VERIFY_MAX_PIECES;
-                    if !few_pieces && depth < NULL_VERIFY_DEPTH {
+                    if !(few_pieces && depth >= NULL_VERIFY_DEPTH) {
                         return v;
                     }
-                    // Zugzwang-prone or deep: confirm with a reduced search that may not pass.
+                    // Confirm with a reduced search that may not pass.
                     let saved = self.moves[ply - 1];
                     self.moves[ply - 1] = Move::NONE;
                     let check = self.alpha_beta(beta - 1, beta, depth - r * ONE_PLY, ply);
