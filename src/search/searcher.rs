@@ -54,6 +54,10 @@ struct RootMove {
     prev_score: i32,
     pv: Vec<Move>,
     seldepth: i32,
+    /// Nodes this thread spent under the move in its last search: the order of the moves that
+    /// fail low (a big subtree means a refutation that was hard to find, a likely alternative).
+    /// Root moves that helpers took at a root split keep their last serial count.
+    nodes: u64,
 }
 
 /// What only the main thread watches while it walks the tree: the stop and ponder flags, the
@@ -149,6 +153,7 @@ impl<'a> Search<'a> {
             prev_score: -INFINITY,
             pv: vec![mv],
             seldepth: 0,
+            nodes: 0,
         };
         let legal = pos.legal_moves();
         let mut root_moves: Vec<RootMove> = legal
@@ -253,8 +258,10 @@ impl<'a> Search<'a> {
                 };
                 loop {
                     let score = self.root_search(depth * ONE_PLY, alpha, beta, pv_idx, reporter);
-                    // Best first; moves that failed low keep their order (stable sort).
-                    self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    // Best first; the moves that failed low (all -INFINITY) by their subtree
+                    // size in this search, biggest first.
+                    self.root_moves[pv_idx..]
+                        .sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.nodes)));
                     if self.tree.stopped {
                         break;
                     }
@@ -397,6 +404,7 @@ impl<'a> Search<'a> {
                     number: i + 1,
                 });
             }
+            let nodes_before = self.tree.nodes;
             let score = if i == pv_idx {
                 let gives_check = self.tree.pos.gives_check(m);
                 let ext = if gives_check { CHECK_EXTENSION } else { 0 };
@@ -414,6 +422,7 @@ impl<'a> Search<'a> {
                 return best;
             }
             let rm = &mut self.root_moves[i];
+            rm.nodes = self.tree.nodes - nodes_before;
             if i == pv_idx || score > alpha {
                 rm.score = score;
                 rm.seldepth = self.tree.seldepth;
