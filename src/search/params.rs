@@ -89,6 +89,11 @@ pub const LMR_SCALE: f64 = 0.35;
 pub const LMR_HISTORY_DIVISOR: i32 = 4096;
 /// Extra reduction (quarter plies) when the static eval is not improving.
 pub const LMR_NOT_IMPROVING: i32 = ONE_PLY / 2;
+/// Extra reduction (quarter plies) at expected cut nodes. 0: off (not yet screened by games).
+pub const LMR_CUT_NODE: i32 = 0;
+/// Extra reduction (quarter plies) of quiet moves when the hash move is a capture (the
+/// capture is the likely refutation). 0: off (not yet screened by games).
+pub const LMR_TT_CAPTURE: i32 = 0;
 
 // ----- quiescence -----
 pub const DELTA_MARGIN: i32 = 150;

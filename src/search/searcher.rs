@@ -412,7 +412,7 @@ impl<'a> Search<'a> {
                 self.tree.pos.make(m);
                 let s = -self
                     .tree
-                    .alpha_beta(-beta, -alpha, depth - ONE_PLY + ext, 1);
+                    .alpha_beta(-beta, -alpha, depth - ONE_PLY + ext, 1, false);
                 self.tree.pos.unmake();
                 s
             } else {
@@ -469,6 +469,8 @@ impl<'a> Search<'a> {
             depth,
             beta,
             pv_node: true,
+            cut_node: false,
+            tt_capture: false,
             in_check: self.tree.pos.in_check(),
             eval: self.tree.evals[0],
             improving: false,
@@ -676,7 +678,16 @@ impl<'a> Tree<'a> {
         }
     }
 
-    fn alpha_beta(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize) -> i32 {
+    /// `cut_node`: a non-PV node expected to fail high (the zero-window child of a move that
+    /// is expected to fail low), as in the usual PV/cut/all node classification.
+    fn alpha_beta(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
         if depth < ONE_PLY {
             return self.quiescence(alpha, beta, ply, 0);
         }
@@ -743,7 +754,13 @@ impl<'a> Tree<'a> {
                     + (pieces >= NULL_MATERIAL_PIECES) as i32;
                 self.moves[ply] = Move::NONE;
                 self.pos.make_null();
-                let v = -self.alpha_beta(-beta, -beta + 1, depth - r * ONE_PLY - ONE_PLY, ply + 1);
+                let v = -self.alpha_beta(
+                    -beta,
+                    -beta + 1,
+                    depth - r * ONE_PLY - ONE_PLY,
+                    ply + 1,
+                    !cut_node,
+                );
                 self.pos.unmake_null();
                 if self.stopped {
                     return 0;
@@ -759,7 +776,7 @@ impl<'a> Tree<'a> {
                     // Confirm with a reduced search that may not pass.
                     let saved = self.moves[ply - 1];
                     self.moves[ply - 1] = Move::NONE;
-                    let check = self.alpha_beta(beta - 1, beta, depth - r * ONE_PLY, ply);
+                    let check = self.alpha_beta(beta - 1, beta, depth - r * ONE_PLY, ply, false);
                     self.moves[ply - 1] = saved;
                     if self.stopped {
                         return 0;
@@ -803,6 +820,8 @@ impl<'a> Tree<'a> {
             depth,
             beta,
             pv_node,
+            cut_node,
+            tt_capture: tt_move.is_capture(),
             in_check,
             eval,
             improving,
@@ -981,7 +1000,7 @@ impl<'a> Tree<'a> {
         self.moves[ply] = m;
         self.pos.make(m);
         let score = if searched == 0 {
-            -self.alpha_beta(-beta, -alpha, new_depth, ply + 1)
+            -self.alpha_beta(-beta, -alpha, new_depth, ply + 1, !n.pv_node && !n.cut_node)
         } else {
             let mut r = 0;
             if depth >= LMR_MIN_DEPTH
@@ -1004,13 +1023,26 @@ impl<'a> Tree<'a> {
                 if quiet && (m == n.killers[0] || m == n.killers[1]) {
                     r = (r - ONE_PLY).max(0);
                 }
+                // Expected cut nodes and quiets after a capturing hash move are less likely
+                // to matter (both 0 by default: unscreened).
+                if n.cut_node {
+                    r += LMR_CUT_NODE;
+                }
+                if quiet && n.tt_capture {
+                    r += LMR_TT_CAPTURE;
+                }
+                r = r.clamp(0, (depth - 2 * ONE_PLY).max(0));
             }
-            let mut s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, ply + 1);
+            let mut s = if r > 0 {
+                -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, ply + 1, true)
+            } else {
+                -self.alpha_beta(-alpha - 1, -alpha, new_depth, ply + 1, !n.cut_node)
+            };
             if s > alpha && r > 0 {
-                s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, ply + 1);
+                s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, ply + 1, !n.cut_node);
             }
             if s > alpha && s < beta {
-                s = -self.alpha_beta(-beta, -alpha, new_depth, ply + 1);
+                s = -self.alpha_beta(-beta, -alpha, new_depth, ply + 1, false);
             }
             s
         };
@@ -1031,12 +1063,12 @@ impl<'a> Tree<'a> {
         if depth >= LMR_MIN_DEPTH && count - 1 > LMR_MIN_MOVES && m.is_quiet() {
             r = self.reduction(depth, count, true, true, gives_check, 0);
         }
-        let mut s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, 1);
+        let mut s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, 1, true);
         if s > alpha && r > 0 {
-            s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, 1);
+            s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, 1, true);
         }
         if s > alpha && s < beta {
-            s = -self.alpha_beta(-beta, -alpha, new_depth, 1);
+            s = -self.alpha_beta(-beta, -alpha, new_depth, 1, false);
         }
         self.pos.unmake();
         s
