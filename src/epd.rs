@@ -8,9 +8,12 @@
 //! - `dm N`: the side to move mates in N;
 //! - point lists: `c0 "e4=10, d4=7"` (STS style), or the STS pair `c8 "10 7"` / `c9 "e2e4 d2d4"`.
 //!
-//! Every defect is a typed [`EpdError`] carrying the line number; nothing panics. Other
-//! operations are kept verbatim in [`Record::other`]. A `c0` that is not a point list is an
-//! ordinary comment.
+//! A line is skipped (a typed [`EpdError`] carrying the line number; nothing panics) only when
+//! its position, its `bm`/`am` or another operation it is scored by cannot be read. Point lists
+//! are forgiving, because public suites are not clean: a `c0` that is not a point list (free
+//! text, even with `=` in it, such as a URL) is an ordinary comment; a move named twice keeps
+//! its higher value; a point list that cannot be read is kept as a comment. Each of these is
+//! noted in [`Record::warnings`]. Other operations are kept verbatim in [`Record::other`].
 
 use std::fmt;
 
@@ -39,6 +42,8 @@ pub struct Record {
     pub points: Vec<(Move, i32)>,
     /// Every other operation: opcode and operands (quotes removed).
     pub other: Vec<(String, Vec<String>)>,
+    /// What was forgiven in reading the line (a repeated or unreadable point list entry).
+    pub warnings: Vec<String>,
 }
 
 /// What is wrong with a line.
@@ -423,6 +428,7 @@ pub fn parse(text: &str, line: usize) -> Result<Record, EpdError> {
         dm: None,
         points: Vec::new(),
         other: Vec::new(),
+        warnings: Vec::new(),
     };
     let moves = |opcode: &str, operands: &[String]| -> Result<Vec<Move>, ErrorKind> {
         if operands.is_empty() {
@@ -470,20 +476,35 @@ pub fn parse(text: &str, line: usize) -> Result<Record, EpdError> {
             }
             "hmvc" | "fmvn" => {}
             "c0" if operands.len() == 1 && looks_like_point_list(&operands[0]) => {
-                record.points = point_list(&pos, &operands[0]).map_err(err)?;
+                match point_list(&pos, &operands[0], &mut record.warnings) {
+                    Ok(points) => record.points = points,
+                    Err(e) => {
+                        // The points are extra: the line is still scored by bm/am.
+                        record.warnings.push(format!("c0 ignored: {e}"));
+                        record.other.push((opcode.clone(), operands.clone()));
+                    }
+                }
             }
             "c8" if operands.len() == 1 => c8 = Some(operands[0].clone()),
             "c9" if operands.len() == 1 => c9 = Some(operands[0].clone()),
             _ => record.other.push((opcode.clone(), operands.clone())),
         }
     }
+    let mut pair = None;
     if let (Some(pts), Some(mvs), true) = (&c8, &c9, record.points.is_empty()) {
-        record.points = sts_pair(&pos, pts, mvs).map_err(err)?;
-    } else {
-        // Not a point pair after all: keep them as ordinary operations.
-        for (name, v) in [("c8", c8), ("c9", c9)] {
-            if let Some(v) = v {
-                record.other.push((name.to_string(), vec![v]));
+        match sts_pair(&pos, pts, mvs, &mut record.warnings) {
+            Ok(points) => pair = Some(points),
+            Err(e) => record.warnings.push(format!("c8/c9 ignored: {e}")),
+        }
+    }
+    match pair {
+        Some(points) => record.points = points,
+        None => {
+            // Not a point pair after all: keep them as ordinary operations.
+            for (name, v) in [("c8", c8), ("c9", c9)] {
+                if let Some(v) = v {
+                    record.other.push((name.to_string(), vec![v]));
+                }
             }
         }
     }
@@ -494,17 +515,56 @@ pub fn parse(text: &str, line: usize) -> Result<Record, EpdError> {
     Ok(record)
 }
 
-/// `"e4=10, d4=7"`: every comma-separated item ends in `=integer`.
+/// `"e4=10, d4=7"`: every comma-separated item is a move-shaped word, `=`, an integer. Free
+/// text that happens to hold `=` (`"Sicilian: http://x.org/?tid=18253"`) has spaces or other
+/// characters no move notation uses, and is a comment.
 fn looks_like_point_list(s: &str) -> bool {
-    let items: Vec<&str> = s.split(',').map(str::trim).collect();
-    !items.is_empty()
-        && items.iter().all(|item| {
-            item.rsplit_once('=')
-                .is_some_and(|(mv, pts)| !mv.trim().is_empty() && pts.trim().parse::<i32>().is_ok())
+    s.split(',').map(str::trim).all(|item| {
+        item.rsplit_once('=').is_some_and(|(mv, pts)| {
+            let mv = mv.trim();
+            !mv.is_empty()
+                && mv.chars().all(is_move_char)
+                && mv
+                    .chars()
+                    .any(|c| c.is_ascii_digit() || c == 'O' || c == '0')
+                && pts.trim().parse::<i32>().is_ok()
         })
+    })
 }
 
-fn point_list(pos: &Position, s: &str) -> Result<Vec<(Move, i32)>, ErrorKind> {
+/// Characters of SAN, coordinate and long algebraic moves, with their marks.
+fn is_move_char(c: char) -> bool {
+    matches!(c, 'a'..='h' | '1'..='8' | 'N' | 'B' | 'R' | 'Q' | 'K' | 'P' | 'O' | '0'
+        | 'x' | ':' | '-' | '=' | '+' | '#' | '!' | '?' | 'q' | 'r' | 'n')
+}
+
+/// Adds `(m, pts)` to a point list; a move already there keeps the higher of its two values
+/// (STS has lines such as `Rc8=1, Rc8=3`), with a warning.
+fn add_points(
+    out: &mut Vec<(Move, i32)>,
+    m: Move,
+    pts: i32,
+    text: &str,
+    warnings: &mut Vec<String>,
+) {
+    match out.iter_mut().find(|(o, _)| *o == m) {
+        Some((_, old)) => {
+            warnings.push(format!(
+                "{text} is given points twice ({} and {pts}); {} kept",
+                *old,
+                (*old).max(pts)
+            ));
+            *old = (*old).max(pts);
+        }
+        None => out.push((m, pts)),
+    }
+}
+
+fn point_list(
+    pos: &Position,
+    s: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<(Move, i32)>, ErrorKind> {
     let mut out: Vec<(Move, i32)> = Vec::new();
     for item in s.split(',').map(str::trim) {
         let (mv, pts) = item
@@ -519,16 +579,18 @@ fn point_list(pos: &Position, s: &str) -> Result<Vec<(Move, i32)>, ErrorKind> {
             text: mv.trim().to_string(),
             error,
         })?;
-        if out.iter().any(|&(o, _)| o == m) {
-            return Err(ErrorKind::BadPoints(format!("{} listed twice", mv.trim())));
-        }
-        out.push((m, pts));
+        add_points(&mut out, m, pts, mv.trim(), warnings);
     }
     Ok(out)
 }
 
 /// STS's `c8 "10 3 4"` (points) with `c9 "f2f4 d3f5 g3g5"` (moves).
-fn sts_pair(pos: &Position, pts: &str, mvs: &str) -> Result<Vec<(Move, i32)>, ErrorKind> {
+fn sts_pair(
+    pos: &Position,
+    pts: &str,
+    mvs: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<(Move, i32)>, ErrorKind> {
     let pts: Vec<&str> = pts.split_whitespace().collect();
     let mvs: Vec<&str> = mvs.split_whitespace().collect();
     if pts.len() != mvs.len() || pts.is_empty() {
@@ -548,7 +610,7 @@ fn sts_pair(pos: &Position, pts: &str, mvs: &str) -> Result<Vec<(Move, i32)>, Er
             text: m.to_string(),
             error,
         })?;
-        out.push((mv, p));
+        add_points(&mut out, mv, p, m, warnings);
     }
     Ok(out)
 }
@@ -576,4 +638,32 @@ pub fn parse_text(text: &str) -> Vec<Entry> {
         });
     }
     entries
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn point_list_shape() {
+        assert!(looks_like_point_list("e4=10, d4=7"));
+        assert!(looks_like_point_list("O-O=3"));
+        assert!(looks_like_point_list("e7e8q=10, Nf3=-2"));
+        assert!(!looks_like_point_list(
+            "Gaw Paw Sicilian: http://x.org/?tid=18253"
+        ));
+        assert!(!looks_like_point_list("see=1"));
+        assert!(!looks_like_point_list("e4=ten"));
+        assert!(!looks_like_point_list("e4=10, and more"));
+    }
+
+    #[test]
+    fn repeated_move_keeps_the_higher_value() {
+        let pos = Position::from_fen(crate::board::fen::START_FEN).unwrap();
+        let mut warnings = Vec::new();
+        let list = point_list(&pos, "e4=1, d4=5, e4=3, e2e4=2", &mut warnings).unwrap();
+        assert_eq!(list.len(), 2);
+        assert_eq!(list[0].1, 3);
+        assert_eq!(warnings.len(), 2);
+    }
 }

@@ -335,9 +335,13 @@ pub fn run(config: &Config, out: &mut dyn Write) -> io::Result<RunResult> {
         };
         let entries = epd::parse_text(&text);
         let mut todo: Vec<(usize, Record)> = Vec::new();
+        let mut warnings = Vec::new();
         for entry in entries {
             match entry.result {
                 Ok(rec) => {
+                    for w in &rec.warnings {
+                        warnings.push(format!("line {}: {w}", rec.line));
+                    }
                     let id = rec
                         .id
                         .clone()
@@ -352,6 +356,9 @@ pub fn run(config: &Config, out: &mut dyn Write) -> io::Result<RunResult> {
         writeln!(out, "\n== {file}: {} positions", todo.len())?;
         for e in &fr.malformed {
             writeln!(out, "skipped malformed {e}")?;
+        }
+        for w in &warnings {
+            writeln!(out, "warning: {w}")?;
         }
         let id_width = todo
             .iter()

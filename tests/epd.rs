@@ -176,15 +176,82 @@ fn sts_point_lists() {
     let r = read(&format!("{START} bm e4; c0 \"All win but e4 is best.\";"));
     assert!(r.points.is_empty());
     assert_eq!(r.other.len(), 1);
-    // A point list naming an illegal move is malformed.
-    assert!(matches!(
-        kind(&format!("{START} bm e4; c0 \"e4=10, e5=3\";")),
-        ErrorKind::BadMove { .. }
+    // A point list naming an illegal move is kept as a comment with a warning: the line is
+    // still scored by its bm.
+    let r = read(&format!("{START} bm e4; c0 \"e4=10, e5=3\";"));
+    assert!(r.points.is_empty());
+    assert_eq!(r.bm, vec![uci(START, "e2e4")]);
+    assert_eq!(r.other.len(), 1);
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    let r = read(&format!("{START} c8 \"10 4\"; c9 \"d2d4\";"));
+    assert!(r.points.is_empty());
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+}
+
+#[test]
+fn free_text_c0_with_equals_is_a_comment() {
+    // Arasan 2024 style: an opening name and a URL with a query string.
+    let line = format!(
+        "{START} bm e4; id \"arasan.1\"; c0 \"Gaw Paw Sicilian: http://x.org/?tid=18253\";"
+    );
+    let r = read(&line);
+    assert!(r.points.is_empty());
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    assert_eq!(
+        r.other,
+        vec![(
+            "c0".to_string(),
+            vec!["Gaw Paw Sicilian: http://x.org/?tid=18253".to_string()]
+        )]
+    );
+    for text in [
+        "see=1",
+        "a=b=3",
+        "x = 10, y = 4",
+        "Najdorf, Poisoned Pawn=1",
+    ] {
+        let r = read(&format!("{START} bm e4; c0 \"{text}\";"));
+        assert!(r.points.is_empty(), "{text}");
+        assert_eq!(r.other.len(), 1, "{text}");
+    }
+}
+
+#[test]
+fn sts_move_named_twice_keeps_the_higher_value() {
+    // STS: `Rc8=1, Rc8=3`. Black to move with a rook on a8 and c8 free.
+    let fen = "r3k2r/pp3ppp/8/7p/8/8/PP3PPP/R3K2R b KQkq -";
+    let r = read(&format!(
+        "{fen} bm h4; c0 \"h4=10, O-O=3, a6=1, Rc8=1, Rc8=3\";"
     ));
-    assert!(matches!(
-        kind(&format!("{START} c8 \"10 4\"; c9 \"d2d4\";")),
-        ErrorKind::BadPoints(_)
-    ));
+    assert_eq!(r.points.len(), 4);
+    assert_eq!(r.points_for(uci(fen, "a8c8")), 3);
+    assert_eq!(r.points_for(uci(fen, "e8g8")), 3);
+    assert_eq!(r.max_points(), 10);
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert!(r.warnings[0].contains("Rc8"), "{:?}", r.warnings);
+    // The higher value wins whichever comes first, in the c8/c9 form too.
+    let r = read(&format!("{fen} c0 \"Rc8=5, h4=10, Rc8=2\";"));
+    assert_eq!(r.points_for(uci(fen, "a8c8")), 5);
+    let r = read(&format!("{fen} c8 \"10 2 6\"; c9 \"h5h4 a8c8 a8c8\";"));
+    assert_eq!(r.points_for(uci(fen, "a8c8")), 6);
+    assert_eq!(r.warnings.len(), 1);
+}
+
+#[test]
+fn only_unreadable_position_or_bm_am_skips_a_line() {
+    let text = format!(
+        "{START} bm e4; c0 \"Gaw Paw Sicilian: http://x.org/?tid=18253\";\n\
+         {START} bm e4; c0 \"e4=10, e4=3\";\n\
+         {START} bm e4; c0 \"e4=10, e5=3\";\n\
+         {START} bm e5; c0 \"e4=10\";\n\
+         8/8/8/8/8/8/8/8 w - - bm e4;\n"
+    );
+    let entries = epd::parse_text(&text);
+    let bad: Vec<usize> = entries
+        .iter()
+        .filter_map(|e| e.result.as_ref().err().map(|err| err.line))
+        .collect();
+    assert_eq!(bad, vec![4, 5]);
 }
 
 #[test]

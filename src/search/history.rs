@@ -12,7 +12,9 @@ use std::sync::atomic::{AtomicI16, AtomicI32, AtomicU32};
 use crate::moves::Move;
 use crate::types::{to64, Piece};
 
-use super::params::{HISTORY_BONUS_MAX, HISTORY_MAX, MAX_PLY, ONE_PLY};
+use super::params::{
+    HISTORY_BONUS_LINEAR, HISTORY_BONUS_MAX, HISTORY_BONUS_QUAD, HISTORY_MAX, MAX_PLY, ONE_PLY,
+};
 
 /// The histories and counter moves. Threads may share one: every field is an atomic used
 /// with relaxed loads and stores (plain moves on x86), so a read-modify-write can lose a
@@ -75,11 +77,11 @@ impl Default for History {
     }
 }
 
-/// History bonus for a cutoff at `depth` (fractional plies): depth² in plies, capped.
+/// History bonus for a cutoff at `depth` (fractional plies): quadratic in plies, capped.
 #[inline]
 pub fn bonus(depth: i32) -> i32 {
     let d = depth / ONE_PLY;
-    (d * d).min(HISTORY_BONUS_MAX)
+    (HISTORY_BONUS_QUAD * d * d + HISTORY_BONUS_LINEAR * d).min(HISTORY_BONUS_MAX)
 }
 
 #[inline]

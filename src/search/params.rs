@@ -68,8 +68,10 @@ pub const SEE_QUIET_MARGIN: i32 = 60;
 pub const SEE_CAPTURE_DEPTH: i32 = 6;
 pub const SEE_CAPTURE_MARGIN: i32 = 100;
 /// Quiets with history below -HISTORY_PRUNE_PER_PLY * depth are skipped at shallow depth.
+/// The score is the sum of three tables (own, two continuations), each within ±HISTORY_MAX:
+/// -4096 at depth 1 takes about five failures of the move in this context at small depth.
 pub const HISTORY_PRUNE_DEPTH: i32 = 2;
-pub const HISTORY_PRUNE_PER_PLY: i32 = 2048;
+pub const HISTORY_PRUNE_PER_PLY: i32 = 4096;
 
 // ----- internal iterative reduction -----
 /// Without a hash move, nodes this deep are searched one ply shallower.
@@ -82,10 +84,16 @@ pub const LMR_MIN_MOVES: usize = 3;
 /// Reduction in plies = LMR_BASE + ln(depth) * ln(moves) * LMR_SCALE (kept in quarter plies).
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_SCALE: f64 = 0.35;
-/// History moves the reduction by one quarter ply per this many points.
-pub const LMR_HISTORY_DIVISOR: i32 = 2048;
+/// History moves the reduction by one quarter ply per this many points: one ply per
+/// HISTORY_MAX, so a history sum of three saturated tables (±49,152) is worth ±3 plies.
+pub const LMR_HISTORY_DIVISOR: i32 = 4096;
 /// Extra reduction (quarter plies) when the static eval is not improving.
 pub const LMR_NOT_IMPROVING: i32 = ONE_PLY / 2;
+/// Extra reduction (quarter plies) at expected cut nodes. 0: off (not yet screened by games).
+pub const LMR_CUT_NODE: i32 = 0;
+/// Extra reduction (quarter plies) of quiet moves when the hash move is a capture (the
+/// capture is the likely refutation). 0: off (not yet screened by games).
+pub const LMR_TT_CAPTURE: i32 = 0;
 
 // ----- quiescence -----
 pub const DELTA_MARGIN: i32 = 150;
@@ -94,8 +102,14 @@ pub const QS_CHECK_PLIES: i32 = 1;
 
 // ----- history -----
 pub const HISTORY_MAX: i32 = 16_384;
-/// Bonus = min(depth², HISTORY_BONUS_MAX) in plies.
-pub const HISTORY_BONUS_MAX: i32 = 1_200;
+/// Bonus = min(HISTORY_BONUS_QUAD * d² + HISTORY_BONUS_LINEAR * d, HISTORY_BONUS_MAX), d in
+/// plies: 96 at depth 1, 768 at depth 4, 1536 at depth 6, the cap from depth 7. Sized so that a
+/// handful of cutoffs at moderate depth moves an entry a good part of its ±HISTORY_MAX range
+/// (the gravity update keeps it inside); the old min(d², 1200) was some 30 times too small
+/// for that range, and history hardly moved ordering, LMR or history pruning.
+pub const HISTORY_BONUS_QUAD: i32 = 32;
+pub const HISTORY_BONUS_LINEAR: i32 = 64;
+pub const HISTORY_BONUS_MAX: i32 = 2_048;
 
 // ----- time polling -----
 /// Check the clock and the stop flag every this many nodes (a power of two minus one mask).

@@ -54,6 +54,10 @@ struct RootMove {
     prev_score: i32,
     pv: Vec<Move>,
     seldepth: i32,
+    /// Nodes this thread spent under the move in its last search: the order of the moves that
+    /// fail low (a big subtree means a refutation that was hard to find, a likely alternative).
+    /// Root moves that helpers took at a root split keep their last serial count.
+    nodes: u64,
 }
 
 /// What only the main thread watches while it walks the tree: the stop and ponder flags, the
@@ -149,6 +153,7 @@ impl<'a> Search<'a> {
             prev_score: -INFINITY,
             pv: vec![mv],
             seldepth: 0,
+            nodes: 0,
         };
         let legal = pos.legal_moves();
         let mut root_moves: Vec<RootMove> = legal
@@ -253,8 +258,10 @@ impl<'a> Search<'a> {
                 };
                 loop {
                     let score = self.root_search(depth * ONE_PLY, alpha, beta, pv_idx, reporter);
-                    // Best first; moves that failed low keep their order (stable sort).
-                    self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    // Best first; the moves that failed low (all -INFINITY) by their subtree
+                    // size in this search, biggest first.
+                    self.root_moves[pv_idx..]
+                        .sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.nodes)));
                     if self.tree.stopped {
                         break;
                     }
@@ -397,6 +404,7 @@ impl<'a> Search<'a> {
                     number: i + 1,
                 });
             }
+            let nodes_before = self.tree.nodes;
             let score = if i == pv_idx {
                 let gives_check = self.tree.pos.gives_check(m);
                 let ext = if gives_check { CHECK_EXTENSION } else { 0 };
@@ -404,7 +412,7 @@ impl<'a> Search<'a> {
                 self.tree.pos.make(m);
                 let s = -self
                     .tree
-                    .alpha_beta(-beta, -alpha, depth - ONE_PLY + ext, 1);
+                    .alpha_beta(-beta, -alpha, depth - ONE_PLY + ext, 1, false);
                 self.tree.pos.unmake();
                 s
             } else {
@@ -414,6 +422,7 @@ impl<'a> Search<'a> {
                 return best;
             }
             let rm = &mut self.root_moves[i];
+            rm.nodes = self.tree.nodes - nodes_before;
             if i == pv_idx || score > alpha {
                 rm.score = score;
                 rm.seldepth = self.tree.seldepth;
@@ -460,6 +469,8 @@ impl<'a> Search<'a> {
             depth,
             beta,
             pv_node: true,
+            cut_node: false,
+            tt_capture: false,
             in_check: self.tree.pos.in_check(),
             eval: self.tree.evals[0],
             improving: false,
@@ -667,7 +678,16 @@ impl<'a> Tree<'a> {
         }
     }
 
-    fn alpha_beta(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize) -> i32 {
+    /// `cut_node`: a non-PV node expected to fail high (the zero-window child of a move that
+    /// is expected to fail low), as in the usual PV/cut/all node classification.
+    fn alpha_beta(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
         if depth < ONE_PLY {
             return self.quiescence(alpha, beta, ply, 0);
         }
@@ -740,21 +760,29 @@ impl<'a> Tree<'a> {
                     + (pieces >= NULL_MATERIAL_PIECES) as i32;
                 self.moves[ply] = Move::NONE;
                 self.pos.make_null();
-                let v = -self.alpha_beta(-beta, -beta + 1, depth - r * ONE_PLY - ONE_PLY, ply + 1);
+                let v = -self.alpha_beta(
+                    -beta,
+                    -beta + 1,
+                    depth - r * ONE_PLY - ONE_PLY,
+                    ply + 1,
+                    !cut_node,
+                );
                 self.pos.unmake_null();
                 if self.stopped {
                     return 0;
                 }
                 if v >= beta {
                     let v = if v >= MATE_BOUND { beta } else { v };
+                    // Only a zugzwang-prone node (few pieces) deep enough to afford it is
+                    // verified; elsewhere the null move's verdict stands.
                     let few_pieces = pieces <= NULL_VERIFY_MAX_PIECES;
-                    if !few_pieces && depth < NULL_VERIFY_DEPTH {
+                    if !(few_pieces && depth >= NULL_VERIFY_DEPTH) {
                         return v;
                     }
-                    // Zugzwang-prone or deep: confirm with a reduced search that may not pass.
+                    // Confirm with a reduced search that may not pass.
                     let saved = self.moves[ply - 1];
                     self.moves[ply - 1] = Move::NONE;
-                    let check = self.alpha_beta(beta - 1, beta, depth - r * ONE_PLY, ply);
+                    let check = self.alpha_beta(beta - 1, beta, depth - r * ONE_PLY, ply, false);
                     self.moves[ply - 1] = saved;
                     if self.stopped {
                         return 0;
@@ -798,6 +826,8 @@ impl<'a> Tree<'a> {
             depth,
             beta,
             pv_node,
+            cut_node,
+            tt_capture: tt_move.is_capture(),
             in_check,
             eval,
             improving,
@@ -976,7 +1006,7 @@ impl<'a> Tree<'a> {
         self.moves[ply] = m;
         self.pos.make(m);
         let score = if searched == 0 {
-            -self.alpha_beta(-beta, -alpha, new_depth, ply + 1)
+            -self.alpha_beta(-beta, -alpha, new_depth, ply + 1, !n.pv_node && !n.cut_node)
         } else {
             let mut r = 0;
             if depth >= LMR_MIN_DEPTH
@@ -999,13 +1029,26 @@ impl<'a> Tree<'a> {
                 if quiet && (m == n.killers[0] || m == n.killers[1]) {
                     r = (r - ONE_PLY).max(0);
                 }
+                // Expected cut nodes and quiets after a capturing hash move are less likely
+                // to matter (both 0 by default: unscreened).
+                if n.cut_node {
+                    r += LMR_CUT_NODE;
+                }
+                if quiet && n.tt_capture {
+                    r += LMR_TT_CAPTURE;
+                }
+                r = r.clamp(0, (depth - 2 * ONE_PLY).max(0));
             }
-            let mut s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, ply + 1);
+            let mut s = if r > 0 {
+                -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, ply + 1, true)
+            } else {
+                -self.alpha_beta(-alpha - 1, -alpha, new_depth, ply + 1, !n.cut_node)
+            };
             if s > alpha && r > 0 {
-                s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, ply + 1);
+                s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, ply + 1, !n.cut_node);
             }
             if s > alpha && s < beta {
-                s = -self.alpha_beta(-beta, -alpha, new_depth, ply + 1);
+                s = -self.alpha_beta(-beta, -alpha, new_depth, ply + 1, false);
             }
             s
         };
@@ -1026,12 +1069,12 @@ impl<'a> Tree<'a> {
         if depth >= LMR_MIN_DEPTH && count - 1 > LMR_MIN_MOVES && m.is_quiet() {
             r = self.reduction(depth, count, true, true, gives_check, 0);
         }
-        let mut s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, 1);
+        let mut s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, 1, true);
         if s > alpha && r > 0 {
-            s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, 1);
+            s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, 1, true);
         }
         if s > alpha && s < beta {
-            s = -self.alpha_beta(-beta, -alpha, new_depth, 1);
+            s = -self.alpha_beta(-beta, -alpha, new_depth, 1, false);
         }
         self.pos.unmake();
         s
@@ -1357,10 +1400,13 @@ impl<'a> Tree<'a> {
                 continue;
             }
             if !in_check {
+                // Delta pruning: the capture cannot lift the score to alpha, unless it checks
+                // (a checking capture can mate, as 1...fxg6 2.Nxg6# in WAC.001).
                 if m.is_capture()
                     && !m.is_promotion()
                     && stand_pat + SEE_VALUES[m.captured().kind_index() as usize] + DELTA_MARGIN
                         <= alpha
+                    && !self.pos.gives_check(m)
                 {
                     continue;
                 }

@@ -57,6 +57,10 @@ pub struct NodeInfo {
     pub depth: i32,
     pub beta: i32,
     pub pv_node: bool,
+    /// An expected cut node (see `alpha_beta`).
+    pub cut_node: bool,
+    /// The hash move is a capture.
+    pub tt_capture: bool,
     pub in_check: bool,
     pub eval: i32,
     pub improving: bool,
