@@ -24,8 +24,8 @@
 
 pub mod bench;
 pub mod board;
-pub mod datagen;
 pub mod book;
+pub mod datagen;
 pub mod epd;
 pub mod eval;
 pub mod movegen;
