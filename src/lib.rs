@@ -14,7 +14,8 @@
 //! - `bench`: the fixed-depth bench that signs every search or eval change;
 //! - `smptest`: time to depth of the parallel search against one thread (`squall smp-test`);
 //! - `epd`: EPD test-suite records (`bm`, `am`, `id`, `dm`, point lists);
-//! - `suite`: the test-suite runner behind `squall suite`.
+//! - `suite`: the test-suite runner behind `squall suite`;
+//! - `ics`: the Internet chess server bot behind `squall ics`.
 
 #![forbid(unsafe_code)]
 
@@ -22,6 +23,7 @@ pub mod bench;
 pub mod board;
 pub mod epd;
 pub mod eval;
+pub mod ics;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

@@ -40,6 +40,8 @@ enum Command {
     Search(SearchArgs),
     /// Run EPD test suites (bm/am/dm/point lists) and score them.
     Suite(SuiteArgs),
+    /// Play on a FICS/ICC-style chess server as a bot (see `squall ics --help`).
+    Ics(squall::ics::IcsArgs),
 }
 
 #[derive(clap::Args)]
@@ -167,6 +169,7 @@ fn main() -> ExitCode {
         Some(Command::SmpTest(args)) => run_smp_test(&args),
         Some(Command::Search(args)) => run_search(&args),
         Some(Command::Suite(args)) => run_suite(args),
+        Some(Command::Ics(args)) => squall::ics::main(&args),
         None => {
             use squall::protocol::Protocol;
             let forced = if cli.uci {

@@ -1,0 +1,758 @@
+//! The bot's main loop: connect, log in, set the session up, then turn server lines and
+//! engine output into commands until told to quit; reconnect with back-off when the
+//! connection drops. One thread owns all state; the server and the engine each have a
+//! reader thread that only forwards lines.
+
+use std::path::Path;
+use std::time::Duration;
+
+use super::config::{Config, RatedFilter, Report};
+use super::engine::{Engine, EngineEvent, Go, SearchInfo};
+use super::events::{classify, Challenge, Event, Pairing};
+use super::game::{server_move, Game, Update};
+use super::pgnlog;
+use super::session::{Connection, Incoming, WireLog};
+use super::style12::{Board12, Relation};
+use super::timeseal;
+
+/// How a session (one connection) ended.
+enum SessionEnd {
+    Quit,
+    LoginFailed(String),
+    Dropped { logged_in: bool },
+}
+
+/// How the whole run ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Done,
+    LoginFailed(String),
+    Failed(String),
+}
+
+/// How often the loop wakes without input (flag and keep-alive checks).
+const TICK: Duration = Duration::from_millis(20);
+/// Opponent's clock must be this far below zero before we call their flag (their last
+/// board may be in flight).
+const FLAG_GRACE_MS: i64 = 300;
+/// Engine restarts tried in a row before the game is given up.
+const MAX_RESTARTS: u32 = 3;
+/// Scores in a row at or below -resign_cp before we resign.
+const RESIGN_SCORES: usize = 3;
+
+pub struct Bot {
+    cfg: Config,
+    engine: Option<Engine>,
+    log: WireLog,
+    handle: String,
+    game: Option<Game>,
+    /// A game interrupted by a dropped connection or an adjournment, kept to be resumed.
+    adjourned: Option<Game>,
+    pairing: Option<Pairing>,
+    ms_clocks: bool,
+    games_played: u64,
+    paused: bool,
+    quit_after_game: bool,
+    quit_now: bool,
+    /// Last opponent and games in a row against them.
+    streak: (String, u64),
+    info: SearchInfo,
+    engine_illegal: u32,
+    login_sent: u32,
+}
+
+impl Bot {
+    pub fn new(cfg: Config) -> Result<Bot, String> {
+        let log = WireLog::new(&cfg.wire_log, cfg.verbose, &cfg.password)
+            .map_err(|e| format!("wire log {}: {e}", cfg.wire_log))?;
+        let engine = Engine::start(&cfg)?;
+        Ok(Bot {
+            handle: cfg.handle.clone(),
+            engine: Some(engine),
+            log,
+            cfg,
+            game: None,
+            adjourned: None,
+            pairing: None,
+            ms_clocks: false,
+            games_played: 0,
+            paused: false,
+            quit_after_game: false,
+            quit_now: false,
+            streak: (String::new(), 0),
+            info: SearchInfo::default(),
+            engine_illegal: 0,
+            login_sent: 0,
+        })
+    }
+
+    /// Runs until told to quit, the game limit is reached, or login fails.
+    pub fn run(mut self) -> Outcome {
+        let min = self.cfg.reconnect_min_s;
+        let mut wait = min;
+        let mut failures = 0u64;
+        loop {
+            let end = self.session();
+            match end {
+                SessionEnd::Quit => {
+                    self.shutdown();
+                    return Outcome::Done;
+                }
+                SessionEnd::LoginFailed(m) => {
+                    self.shutdown();
+                    return Outcome::LoginFailed(m);
+                }
+                SessionEnd::Dropped { logged_in } => {
+                    if logged_in {
+                        failures = 0;
+                        wait = min;
+                    }
+                    failures += 1;
+                    if self.cfg.reconnect_tries > 0 && failures > self.cfg.reconnect_tries {
+                        self.shutdown();
+                        return Outcome::Failed(format!(
+                            "gave up after {} failed reconnects",
+                            failures - 1
+                        ));
+                    }
+                    self.log
+                        .log("--", &format!("connection lost; reconnecting in {wait} s"));
+                    std::thread::sleep(Duration::from_secs(wait));
+                    wait = (wait * 2).max(1).min(self.cfg.reconnect_max_s.max(1));
+                }
+            }
+        }
+    }
+
+    fn shutdown(&mut self) {
+        if let Some(e) = self.engine.take() {
+            e.shutdown();
+        }
+    }
+
+    fn send(&mut self, conn: &mut Connection, line: &str) {
+        self.log.log(">", line);
+        conn.send_raw(line);
+    }
+
+    fn session(&mut self) -> SessionEnd {
+        let mut conn = match Connection::open(
+            &self.cfg.host,
+            self.cfg.port,
+            &self.cfg.prompt,
+            self.cfg.timeseal,
+        ) {
+            Ok(c) => c,
+            Err(e) => {
+                self.log.log(
+                    "--",
+                    &format!("connect to {}:{} failed: {e}", self.cfg.host, self.cfg.port),
+                );
+                return SessionEnd::Dropped { logged_in: false };
+            }
+        };
+        self.log.log(
+            "--",
+            &format!("connected to {}:{}", self.cfg.host, self.cfg.port),
+        );
+        if self.cfg.timeseal {
+            let hello = timeseal::hello(&self.cfg.handle);
+            self.log.log(">", &hello);
+            conn.send_hello(&self.cfg.handle);
+        }
+        self.login_sent = 0;
+        self.ms_clocks = false;
+        let mut logged_in = false;
+        loop {
+            self.poll_engine(&mut conn);
+            self.timers(&mut conn);
+            if self.quit_now {
+                self.send(&mut conn, "quit");
+                conn.close();
+                return SessionEnd::Quit;
+            }
+            let Some(input) = conn.recv(TICK) else {
+                continue;
+            };
+            let line = match input {
+                Incoming::Ping => {
+                    self.log.log(">", "[timeseal ping reply]");
+                    conn.send_raw(timeseal::PING_REPLY);
+                    continue;
+                }
+                Incoming::Closed => {
+                    self.log.log("--", "connection closed");
+                    if let Some(e) = &mut self.engine {
+                        e.stop();
+                    }
+                    if let Some(g) = self.game.take() {
+                        self.adjourned = Some(g);
+                    }
+                    return SessionEnd::Dropped { logged_in };
+                }
+                Incoming::Line(l) => l,
+            };
+            self.log.log("<", &line);
+            if line.trim() == "ms set." {
+                self.ms_clocks = true;
+            }
+            match classify(&line) {
+                Event::LoginPrompt => {
+                    self.login_sent += 1;
+                    if self.login_sent > 1 {
+                        return SessionEnd::LoginFailed(
+                            "the server asked for the login again".into(),
+                        );
+                    }
+                    let name = self.cfg.handle.clone();
+                    self.send(&mut conn, &name);
+                }
+                Event::PasswordPrompt => {
+                    if self.cfg.password.is_empty() {
+                        return SessionEnd::LoginFailed(format!(
+                            "{} is a registered handle and no password is configured",
+                            self.cfg.handle
+                        ));
+                    }
+                    let pw = self.cfg.password.clone();
+                    self.send(&mut conn, &pw);
+                }
+                Event::GuestPrompt => self.send(&mut conn, ""),
+                Event::LoginFailed(m) => return SessionEnd::LoginFailed(m),
+                Event::SessionStarted(name) => {
+                    logged_in = true;
+                    self.handle = name;
+                    self.setup(&mut conn);
+                }
+                other => self.on_event(&mut conn, other),
+            }
+        }
+    }
+
+    fn setup(&mut self, conn: &mut Connection) {
+        let interface = format!("set interface Squall {} ICS bot", env!("CARGO_PKG_VERSION"));
+        let mut cmds: Vec<String> = [
+            "set style 12",
+            "iset ms 1",
+            "set width 240",
+            "set shout 0",
+            "set cshout 0",
+            "set seek 0",
+            "set gin 0",
+            "set pin 0",
+            "set bell 0",
+            "set chanoff 1",
+            "set open 1",
+            "set autoflag 1",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        cmds.push(interface);
+        cmds.extend(self.cfg.setup.clone());
+        for c in cmds {
+            self.send(conn, &c);
+        }
+        // Our own adjourned games first; seeks only if none resumes.
+        self.send(conn, "resume");
+        self.post_seeks(conn);
+    }
+
+    fn post_seeks(&mut self, conn: &mut Connection) {
+        if self.paused || self.game.is_some() || self.cfg.seeks.is_empty() {
+            return;
+        }
+        self.send(conn, "unseek");
+        for s in self.cfg.seeks.clone() {
+            self.send(conn, &format!("seek {s}"));
+        }
+    }
+
+    fn is_opponent(&self, name: &str) -> bool {
+        self.game
+            .as_ref()
+            .is_some_and(|g| g.opponent().eq_ignore_ascii_case(name))
+    }
+
+    fn on_event(&mut self, conn: &mut Connection, ev: Event) {
+        match ev {
+            Event::Creating(p) => self.pairing = Some(p),
+            Event::GameStart {
+                game,
+                white,
+                black,
+                text,
+            } => {
+                let ours = [&white, &black]
+                    .iter()
+                    .any(|n| n.eq_ignore_ascii_case(&self.handle));
+                if ours && text.starts_with("Creating") {
+                    self.game = None;
+                    if let Some(e) = &mut self.engine {
+                        // A failed handshake shows up as a dead engine on the next poll.
+                        let _ = e.new_game(0, 0);
+                    }
+                    self.log.log("--", &format!("game {game} starts"));
+                }
+            }
+            Event::Board(b) => self.on_board(conn, &b),
+            Event::GameEnd {
+                game, why, result, ..
+            } => self.on_game_end(conn, game, &why, &result),
+            Event::Challenge(c) => {
+                let reply = if self.accepts(&c) {
+                    "accept"
+                } else {
+                    "decline"
+                };
+                self.send(conn, &format!("{reply} {}", c.from));
+            }
+            Event::DrawOffer(n) if self.is_opponent(&n) => {
+                let reply = if self.draw_acceptable() {
+                    "accept draw"
+                } else {
+                    "decline draw"
+                };
+                self.send(conn, reply);
+            }
+            Event::AbortRequest(n) if self.is_opponent(&n) => {
+                let r = if self.cfg.accept_abort {
+                    "accept abort"
+                } else {
+                    "decline abort"
+                };
+                self.send(conn, r);
+            }
+            Event::AdjournRequest(n) if self.is_opponent(&n) => {
+                let r = if self.cfg.accept_adjourn {
+                    "accept adjourn"
+                } else {
+                    "decline adjourn"
+                };
+                self.send(conn, r);
+            }
+            Event::TakebackRequest(n) if self.is_opponent(&n) => {
+                let r = if self.cfg.accept_takeback {
+                    "accept takeback"
+                } else {
+                    "decline takeback"
+                };
+                self.send(conn, r);
+            }
+            Event::IllegalMove => self.on_illegal(conn),
+            Event::Tell { from, text }
+                if !self.cfg.owner.is_empty() && from.eq_ignore_ascii_case(&self.cfg.owner) =>
+            {
+                self.owner_command(conn, &text);
+            }
+            Event::OpponentGone => self.log.log("--", "opponent lost contact"),
+            Event::AdjournedWith(n) if self.game.is_none() => {
+                self.send(conn, &format!("resume {n}"));
+            }
+            _ => {}
+        }
+    }
+
+    fn accepts(&self, c: &Challenge) -> bool {
+        let cfg = &self.cfg;
+        let eq = |list: &[String]| list.iter().any(|n| n.eq_ignore_ascii_case(&c.from));
+        let rated_ok = match cfg.rated {
+            RatedFilter::Any => true,
+            RatedFilter::Rated => c.rated,
+            RatedFilter::Unrated => !c.rated,
+        };
+        let streak_ok = cfg.max_consecutive == 0
+            || !self.streak.0.eq_ignore_ascii_case(&c.from)
+            || self.streak.1 < cfg.max_consecutive;
+        cfg.accept_challenges
+            && !self.paused
+            && !self.quit_after_game
+            && self.game.is_none()
+            && ["blitz", "lightning", "standard"].contains(&c.kind.as_str())
+            && (cfg.base_min.0..=cfg.base_min.1).contains(&u64::from(c.base_min))
+            && (cfg.inc_s.0..=cfg.inc_s.1).contains(&u64::from(c.inc_s))
+            && (c.base_min > 0 || c.inc_s > 0)
+            && rated_ok
+            && (cfg.allow.is_empty() || eq(&cfg.allow))
+            && !eq(&cfg.deny)
+            && streak_ok
+    }
+
+    /// Our engine's last score decides (from our side; a mate against us counts as lost).
+    fn draw_acceptable(&self) -> bool {
+        let Some(g) = &self.game else { return false };
+        if u64::from(g.pos.fullmove_number()) < self.cfg.draw_min_moves {
+            return false;
+        }
+        match (self.info.cp, self.info.mate) {
+            (_, Some(m)) => m < 0,
+            (Some(cp), None) => cp <= self.cfg.draw_accept_cp,
+            _ => false,
+        }
+    }
+
+    fn on_board(&mut self, conn: &mut Connection, b: &Board12) {
+        if b.relation == Relation::Other {
+            return;
+        }
+        let ours = [&b.white, &b.black]
+            .iter()
+            .any(|n| n.eq_ignore_ascii_case(&self.handle));
+        if !ours {
+            return;
+        }
+        if self.game.as_ref().is_some_and(|g| g.number != b.game) {
+            // A board of a game we do not know while one is running: not ours to act on.
+            return;
+        }
+        if self.game.is_none() {
+            let same_players = |g: &Game| g.white == b.white && g.black == b.black;
+            let g = match self.adjourned.take() {
+                Some(mut g) if same_players(&g) => {
+                    g.number = b.game;
+                    g.forget_searches();
+                    g
+                }
+                _ => {
+                    let Some(mut g) = Game::from_board(b, &self.handle) else {
+                        return;
+                    };
+                    if let Some(p) = self.pairing.take() {
+                        if p.white == g.white && p.black == g.black {
+                            g.white_rating = p.white_rating;
+                            g.black_rating = p.black_rating;
+                            g.rated = p.rated;
+                            g.kind = p.kind;
+                        }
+                    }
+                    g
+                }
+            };
+            self.info = SearchInfo::default();
+            self.engine_illegal = 0;
+            self.game = Some(g);
+            self.log.log("--", &format!("playing game {}", b.game));
+        }
+        let ms = self.ms_clocks;
+        let Some(g) = &mut self.game else { return };
+        let up = g.update(b, ms);
+        if matches!(up, Update::TakenBack | Update::Resynced) {
+            if let Some(e) = &mut self.engine {
+                e.stop();
+            }
+        }
+        if up != Update::Ignored {
+            self.maybe_search(conn);
+        }
+    }
+
+    fn maybe_search(&mut self, _conn: &mut Connection) {
+        let Some(g) = &mut self.game else { return };
+        let ply = g.ply();
+        if !g.our_turn() || g.searched_for_ply == Some(ply) || g.sent_for_ply == Some(ply) {
+            return;
+        }
+        if g.pos.legal_moves().is_empty() {
+            return;
+        }
+        let Some(engine) = &mut self.engine else {
+            return;
+        };
+        let (w, bl) = g.clocks_now();
+        let margin = self.cfg.lag_margin_ms as i64;
+        let floor = self.cfg.min_think_ms as i64;
+        let adj = |t: i64, mine: bool| if mine { (t - margin).max(floor) } else { t.max(floor) } as u64;
+        let moves = g.uci_moves();
+        engine.go(&Go {
+            start_fen: &g.start_fen,
+            moves: &moves,
+            wtime_ms: adj(w, g.we_are_white),
+            btime_ms: adj(bl, !g.we_are_white),
+            inc_ms: u64::from(g.inc_s) * 1000,
+            base_min: g.base_min,
+            white_to_move: g.we_are_white,
+        });
+        g.searched_for_ply = Some(ply);
+    }
+
+    fn poll_engine(&mut self, conn: &mut Connection) {
+        let events = match &mut self.engine {
+            Some(e) => e.poll(),
+            None => vec![EngineEvent::Died],
+        };
+        for ev in events {
+            match ev {
+                EngineEvent::Info(i) => self.info = i,
+                EngineEvent::Move(m) => self.on_engine_move(conn, &m),
+                EngineEvent::OfferDraw => {
+                    if self.game.is_some() {
+                        self.send(conn, "draw");
+                    }
+                }
+                EngineEvent::Resign => {
+                    if self.game.is_some() {
+                        self.send(conn, "resign");
+                    }
+                }
+                EngineEvent::Claim(c) => {
+                    let Some(g) = &self.game else { continue };
+                    let we_lose = (c.starts_with("1-0") && !g.we_are_white)
+                        || (c.starts_with("0-1") && g.we_are_white);
+                    if c.starts_with("1/2-1/2") {
+                        self.send(conn, "draw");
+                    } else if we_lose {
+                        self.send(conn, "resign");
+                    }
+                }
+                EngineEvent::Died => {
+                    self.restart_engine(conn);
+                    break;
+                }
+            }
+        }
+    }
+
+    fn restart_engine(&mut self, conn: &mut Connection) {
+        if let Some(old) = self.engine.take() {
+            drop(old);
+        }
+        for attempt in 1..=MAX_RESTARTS {
+            self.log
+                .log("--", &format!("engine died; restart {attempt}"));
+            if let Ok(mut e) = Engine::start(&self.cfg) {
+                let _ = e.new_game(0, 0);
+                self.engine = Some(e);
+                if let Some(g) = &mut self.game {
+                    g.searched_for_ply = None;
+                }
+                self.maybe_search(conn);
+                return;
+            }
+        }
+        // No engine: give the game up openly rather than lose it on time, and take no more.
+        self.log
+            .log("--", "engine cannot be restarted; resigning and pausing");
+        if self.game.is_some() {
+            self.send(conn, "resign");
+        }
+        self.paused = true;
+        self.quit_after_game = true;
+        if self.game.is_none() {
+            self.quit_now = true;
+        }
+    }
+
+    fn on_engine_move(&mut self, conn: &mut Connection, text: &str) {
+        let Some(g) = &mut self.game else { return };
+        let ply = g.ply();
+        if !g.our_turn() || g.searched_for_ply != Some(ply) || g.sent_for_ply == Some(ply) {
+            return;
+        }
+        let m = match g.pos.parse_move(text) {
+            Ok(m) => m,
+            Err(_) => {
+                self.engine_illegal += 1;
+                self.log
+                    .log("--", &format!("engine move '{text}' is not legal here"));
+                g.searched_for_ply = None;
+                if self.engine_illegal >= 3 {
+                    self.send(conn, "resign");
+                } else {
+                    self.maybe_search(conn);
+                }
+                return;
+            }
+        };
+        let mv = server_move(&g.pos, m);
+        g.sent_for_ply = Some(ply);
+        let score = self
+            .info
+            .mate
+            .map(|m| if m > 0 { 100_000 } else { -100_000 })
+            .or(self.info.cp);
+        if let Some(s) = score {
+            g.scores.push(s);
+        }
+        let resign = self.cfg.resign_cp > 0
+            && g.scores.len() >= RESIGN_SCORES
+            && g.scores[g.scores.len() - RESIGN_SCORES..]
+                .iter()
+                .all(|&s| s <= -self.cfg.resign_cp);
+        self.send(conn, &mv);
+        self.report(conn);
+        if resign {
+            self.send(conn, "resign");
+        }
+    }
+
+    fn report(&mut self, conn: &mut Connection) {
+        let verb = match self.cfg.report {
+            Report::Whisper => "whisper",
+            Report::Kibitz => "kibitz",
+            Report::None => return,
+        };
+        let i = &self.info;
+        if i.depth == 0 {
+            return;
+        }
+        let score = match (i.mate, i.cp) {
+            (Some(m), _) => format!("mate {m}"),
+            (None, Some(cp)) => format!("{:+.2}", cp as f64 / 100.0),
+            _ => "?".into(),
+        };
+        let pv: String =
+            i.pv.split_whitespace()
+                .take(12)
+                .collect::<Vec<_>>()
+                .join(" ");
+        let line = format!(
+            "{verb} depth {} score {score} time {:.2}s nodes {} pv {pv}",
+            i.depth,
+            i.time_ms as f64 / 1000.0,
+            i.nodes
+        );
+        self.send(conn, &line);
+    }
+
+    fn on_illegal(&mut self, conn: &mut Connection) {
+        let Some(g) = &mut self.game else { return };
+        let ply = g.ply();
+        if g.illegal_at_ply.0 == ply {
+            g.illegal_at_ply.1 += 1;
+        } else {
+            g.illegal_at_ply = (ply, 1);
+        }
+        let tries = g.illegal_at_ply.1;
+        if tries >= 3 {
+            // The server and we disagree for good: stop rather than loop.
+            self.log
+                .log("--", "three illegal moves at one position; resigning");
+            self.send(conn, "resign");
+            return;
+        }
+        // Our picture may be stale: drop it, ask for the board again and search afresh from
+        // whatever the server shows.
+        g.forget_searches();
+        if let Some(e) = &mut self.engine {
+            e.stop();
+        }
+        self.send(conn, "refresh");
+    }
+
+    fn owner_command(&mut self, conn: &mut Connection, text: &str) {
+        let owner = self.cfg.owner.clone();
+        let reply = match text.trim() {
+            "pause" => {
+                self.paused = true;
+                self.send(conn, "unseek");
+                "paused: no new games after this one".to_string()
+            }
+            "resume" => {
+                self.paused = false;
+                self.quit_after_game = false;
+                self.post_seeks(conn);
+                "resumed".to_string()
+            }
+            "quit" => {
+                self.quit_after_game = true;
+                if self.game.is_none() {
+                    self.quit_now = true;
+                }
+                "quitting after this game".to_string()
+            }
+            "status" => format!(
+                "{} games played; {}; {}",
+                self.games_played,
+                if self.paused {
+                    "paused"
+                } else {
+                    "taking games"
+                },
+                match &self.game {
+                    Some(g) => format!("playing {} (game {})", g.opponent(), g.number),
+                    None => "not playing".into(),
+                }
+            ),
+            _ => "commands: pause, resume, quit, status".to_string(),
+        };
+        self.send(conn, &format!("tell {owner} {reply}"));
+    }
+
+    fn on_game_end(&mut self, conn: &mut Connection, number: u32, why: &str, result: &str) {
+        if self.game.as_ref().is_none_or(|g| g.number != number) {
+            return;
+        }
+        if let Some(e) = &mut self.engine {
+            e.stop();
+        }
+        let Some(g) = self.game.take() else { return };
+        if result == "*" && why.contains("adjourned") {
+            self.log.log("--", &format!("game {number} adjourned"));
+            self.adjourned = Some(g);
+        } else {
+            self.save_pgn(&g, why, result);
+            self.games_played += 1;
+            let opp = g.opponent().to_string();
+            if self.streak.0.eq_ignore_ascii_case(&opp) {
+                self.streak.1 += 1;
+            } else {
+                self.streak = (opp, 1);
+            }
+        }
+        if self.cfg.max_games > 0 && self.games_played >= self.cfg.max_games {
+            self.quit_after_game = true;
+        }
+        if self.quit_after_game {
+            self.quit_now = true;
+            return;
+        }
+        self.send(conn, "resume");
+        self.post_seeks(conn);
+    }
+
+    fn save_pgn(&mut self, g: &Game, why: &str, result: &str) {
+        let tags = pgnlog::tags(&self.cfg.host, g, why, result);
+        let name = pgnlog::file_name(g);
+        match pgnlog::save(
+            Path::new(&self.cfg.pgn_dir),
+            &name,
+            &tags,
+            &g.start,
+            &g.moves,
+            result,
+        ) {
+            Ok(p) => self.log.log("--", &format!("saved {}", p.display())),
+            Err(e) => self.log.log("--", &format!("cannot save the game: {e}")),
+        }
+    }
+
+    fn timers(&mut self, conn: &mut Connection) {
+        if self.cfg.keepalive_s > 0
+            && conn.last_sent.elapsed() > Duration::from_secs(self.cfg.keepalive_s)
+        {
+            self.send(conn, "date");
+        }
+        let Some(g) = &mut self.game else { return };
+        let ply = g.ply();
+        if !self.cfg.flag || g.relation != Relation::TheirMove || g.flagged_at_ply == Some(ply) {
+            return;
+        }
+        if g.pos.side_to_move() == g.our_colour() || g.base_min == 0 && g.inc_s == 0 {
+            return;
+        }
+        let (w, b) = g.clocks_now();
+        let theirs = if g.we_are_white { b } else { w };
+        if theirs < -FLAG_GRACE_MS {
+            g.flagged_at_ply = Some(ply);
+            self.send(conn, "flag");
+        }
+    }
+}
+
+/// Runs the bot with a checked configuration.
+pub fn run(cfg: Config) -> Outcome {
+    match Bot::new(cfg) {
+        Ok(bot) => bot.run(),
+        Err(e) => Outcome::Failed(e),
+    }
+}
