@@ -1,0 +1,376 @@
+//! `squall ics` against the fake lasker/FICS server on loopback: whole games with each
+//! colour, every way a game ends, offers and requests, a dropped connection, garbled lines,
+//! Timeseal and a refused login. The engine is Squall itself at a few ms per move.
+
+mod ics_fake;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use ics_fake::{check_pgn, FakeServer, Scenario, OPP};
+
+struct Run {
+    code: Option<i32>,
+    stderr: String,
+    pgns: Vec<String>,
+    wire: String,
+    dir: PathBuf,
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("squall-ics-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// Runs the bot with `extra` appended to a base configuration until it exits or `limit`.
+fn run_bot(name: &str, server: &FakeServer, extra: &str, limit: Duration) -> Run {
+    let dir = temp_dir(name);
+    let exe = env!("CARGO_BIN_EXE_squall");
+    let pgn_dir = dir.join("games");
+    let wire = dir.join("wire.log");
+    let cfg = format!(
+        "[server]\nhost = \"127.0.0.1\"\nport = {}\nreconnect_min_s = 0\nreconnect_max_s = 1\n\
+         reconnect_tries = 3\n{extra_server}\n[engine]\ncommand = \"\\\"{exe}\\\" --uci\"\n\
+         movetime_ms = {movetime}\noptions = [\"Hash=4\"]\n[games]\nmax_games = {games}\n{games_extra}\n\
+         [play]\n{play}\n[owner]\nhandle = \"Boss\"\n[log]\npgn_dir = \"{}\"\nwire_log = \"{}\"\n",
+        server.port,
+        pgn_dir.display(),
+        wire.display(),
+        extra_server = section(extra, "server"),
+        movetime = section(extra, "movetime").trim().parse::<u64>().unwrap_or(15),
+        games = section(extra, "games_n").trim().parse::<u64>().unwrap_or(1),
+        games_extra = section(extra, "games"),
+        play = section(extra, "play"),
+    );
+    let path = dir.join("bot.toml");
+    std::fs::write(&path, cfg).expect("write config");
+    let mut child = Command::new(exe)
+        .args(["ics", "--config"])
+        .arg(&path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start squall ics");
+    let start = Instant::now();
+    let code = loop {
+        if let Ok(Some(st)) = child.try_wait() {
+            break st.code();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        use std::io::Read;
+        let _ = e.read_to_string(&mut stderr);
+    }
+    let mut pgns: Vec<(PathBuf, String)> = std::fs::read_dir(&pgn_dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+                .map(|p| (p.clone(), std::fs::read_to_string(&p).unwrap_or_default()))
+                .collect()
+        })
+        .unwrap_or_default();
+    pgns.sort();
+    Run {
+        code,
+        stderr,
+        pgns: pgns.into_iter().map(|p| p.1).collect(),
+        wire: std::fs::read_to_string(&wire).unwrap_or_default(),
+        dir,
+    }
+}
+
+/// `extra` holds `#name` blocks: the lines after `#name` up to the next `#`.
+fn section(extra: &str, name: &str) -> String {
+    let mut out = String::new();
+    let mut on = false;
+    for l in extra.lines() {
+        if let Some(n) = l.strip_prefix('#') {
+            on = n.trim() == name;
+            continue;
+        }
+        if on {
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+const SEEK: &str = "#games\nseeks = [\"1 0 u\"]\n";
+
+/// One game to its end: the server's record, PGN and sanity checks shared by all tests.
+fn one_game(name: &str, sc: Scenario, extra: &str) -> (ics_fake::Finished, Run) {
+    let server = FakeServer::start(sc);
+    let run = run_bot(name, &server, extra, Duration::from_secs(40));
+    let rep = server.report();
+    assert_eq!(
+        run.code,
+        Some(0),
+        "{name}: exit {:?}\n{}\n{}",
+        run.code,
+        run.stderr,
+        run.wire
+    );
+    assert_eq!(
+        rep.finished.len(),
+        1,
+        "{name}: games finished\n{}",
+        run.wire
+    );
+    assert_eq!(
+        rep.out_of_turn, 0,
+        "{name}: moves out of turn\n{}",
+        run.wire
+    );
+    assert_eq!(run.pgns.len(), 1, "{name}: PGN files");
+    let f = rep.finished[0].clone();
+    if let Err(e) = check_pgn(&run.pgns[0], &f) {
+        panic!("{name}: PGN: {e}\n{}", run.pgns[0]);
+    }
+    let _ = std::fs::remove_dir_all(&run.dir);
+    (f, run)
+}
+
+fn sent(run: &Run, line: &str) -> bool {
+    run.wire.lines().any(|l| l.ends_with(&format!("> {line}")))
+}
+
+#[test]
+fn complete_game_as_white() {
+    let sc = Scenario {
+        bot_white: true,
+        seed: 3,
+        ..Scenario::default()
+    };
+    let (f, run) = one_game("white", sc, SEEK);
+    assert_eq!(f.white, "GuestQXYZ");
+    assert!(f.result == "1-0" || f.result == "1/2-1/2", "{f:?}");
+    assert!(sent(&run, "set style 12") && sent(&run, "iset ms 1") && sent(&run, "seek 1 0 u"));
+    assert!(run.wire.contains("> whisper depth "), "no search report");
+}
+
+#[test]
+fn complete_game_as_black_via_challenge() {
+    let sc = Scenario {
+        bot_white: false,
+        via_challenge: true,
+        seed: 4,
+        ..Scenario::default()
+    };
+    let (f, run) = one_game("black", sc, "");
+    assert_eq!(f.black, "GuestQXYZ");
+    assert!(f.result == "0-1" || f.result == "1/2-1/2", "{f:?}");
+    assert!(sent(&run, &format!("accept {OPP}")));
+}
+
+#[test]
+fn checkmate_from_a_set_position() {
+    let sc = Scenario {
+        start_fen: Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1".into()),
+        ..Scenario::default()
+    };
+    let (f, _) = one_game("mate", sc, SEEK);
+    assert_eq!(
+        (f.result.as_str(), f.why.as_str()),
+        ("1-0", "Opp checkmated")
+    );
+    assert_eq!(f.sans, vec!["Rd8#"]);
+}
+
+#[test]
+fn promotion_and_opponent_resigns() {
+    let sc = Scenario {
+        start_fen: Some("7k/P7/8/8/8/8/6PP/6K1 w - - 0 1".into()),
+        resign_at: Some(4),
+        ..Scenario::default()
+    };
+    let (f, _) = one_game("promo", sc, SEEK);
+    assert_eq!(f.sans[0].get(..4), Some("a8=Q"), "{f:?}");
+    assert_eq!((f.result.as_str(), f.why.as_str()), ("1-0", "Opp resigns"));
+}
+
+#[test]
+fn bot_resigns_a_lost_position() {
+    let sc = Scenario {
+        start_fen: Some("k7/8/8/8/8/8/qq6/7K w - - 0 1".into()),
+        bot_white: true,
+        resign_at: None,
+        ..Scenario::default()
+    };
+    let (f, run) = one_game("resign", sc, &format!("{SEEK}#play\nresign_cp = 500\n"));
+    assert!(
+        sent(&run, "resign") || f.why.contains("checkmated"),
+        "{f:?}"
+    );
+    assert_eq!(f.result, "0-1");
+}
+
+#[test]
+fn draw_by_agreement() {
+    let sc = Scenario {
+        draw_offer_at: Some(6),
+        ..Scenario::default()
+    };
+    let (f, run) = one_game(
+        "draw",
+        sc,
+        &format!("{SEEK}#play\ndraw_accept_cp = 100000\ndraw_min_moves = 0\n"),
+    );
+    assert_eq!(
+        (f.result.as_str(), f.why.as_str()),
+        ("1/2-1/2", "Game drawn by mutual agreement")
+    );
+    assert!(sent(&run, "accept draw"));
+}
+
+#[test]
+fn takeback_request_declined() {
+    let sc = Scenario {
+        takeback_at: Some(5),
+        resign_at: Some(10),
+        ..Scenario::default()
+    };
+    let (f, run) = one_game("takeback", sc, SEEK);
+    assert!(sent(&run, "decline takeback"));
+    assert!(!sent(&run, "accept takeback"));
+    assert_eq!(f.result, "1-0");
+}
+
+#[test]
+fn win_on_time_by_calling_the_flag() {
+    let sc = Scenario {
+        stall_at: Some(4),
+        autoflag: false,
+        base_ms: 60_000,
+        bot_time_ms: Some(60_000),
+        ..Scenario::default()
+    };
+    // The opponent's clock is a minute; a short one makes the test quick.
+    let sc = Scenario {
+        base_ms: 1_500,
+        bot_time_ms: Some(60_000),
+        ..sc
+    };
+    let (f, run) = one_game("flag", sc, &format!("{SEEK}#movetime\n10\n"));
+    assert_eq!(
+        (f.result.as_str(), f.why.as_str()),
+        ("1-0", "Opp forfeits on time")
+    );
+    assert!(sent(&run, "flag"));
+}
+
+#[test]
+fn loss_on_time() {
+    let sc = Scenario {
+        bot_time_ms: Some(400),
+        ..Scenario::default()
+    };
+    let (f, _) = one_game("timeloss", sc, &format!("{SEEK}#movetime\n1500\n"));
+    assert_eq!(f.result, "0-1");
+    assert!(f.why.contains("forfeits on time"), "{f:?}");
+}
+
+#[test]
+fn dropped_connection_resumes_and_finishes() {
+    let sc = Scenario {
+        drop_at: Some(6),
+        resign_at: Some(14),
+        seed: 9,
+        ..Scenario::default()
+    };
+    let server = FakeServer::start(sc);
+    let run = run_bot("drop", &server, SEEK, Duration::from_secs(40));
+    let rep = server.report();
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stderr, run.wire);
+    assert_eq!(rep.connections, 2);
+    assert_eq!(rep.finished.len(), 1);
+    assert_eq!(rep.finished[0].sans.len(), 14);
+    assert_eq!(rep.out_of_turn, 0);
+    assert_eq!(run.pgns.len(), 1);
+    check_pgn(&run.pgns[0], &rep.finished[0]).expect("PGN of the resumed game");
+    let _ = std::fs::remove_dir_all(&run.dir);
+}
+
+#[test]
+fn garbled_and_truncated_lines() {
+    let sc = Scenario {
+        garble: true,
+        resign_at: Some(30),
+        seed: 5,
+        ..Scenario::default()
+    };
+    let (f, _) = one_game("garble", sc, SEEK);
+    assert_eq!(f.result, "1-0");
+}
+
+#[test]
+fn timeseal_and_registered_login() {
+    let sc = Scenario {
+        password: Some("s3cret".into()),
+        resign_at: Some(6),
+        ..Scenario::default()
+    };
+    let server = FakeServer::start(sc);
+    let extra =
+        format!("#server\nhandle = \"Squall\"\npassword = \"s3cret\"\ntimeseal = true\n{SEEK}");
+    let run = run_bot("timeseal", &server, &extra, Duration::from_secs(40));
+    let rep = server.report();
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stderr, run.wire);
+    assert!(rep.timeseal_lines > 5);
+    assert_eq!(rep.finished.len(), 1);
+    assert_eq!(rep.finished[0].white, "Squall");
+    assert!(!run.wire.contains("s3cret"), "password in the wire log");
+    assert!(run.wire.contains("********"));
+    let _ = std::fs::remove_dir_all(&run.dir);
+}
+
+#[test]
+fn wrong_password_is_a_clear_error() {
+    let sc = Scenario {
+        password: Some("right".into()),
+        ..Scenario::default()
+    };
+    let server = FakeServer::start(sc);
+    let extra = "#server\nhandle = \"Squall\"\npassword = \"wrong\"\n";
+    let run = run_bot("badpw", &server, extra, Duration::from_secs(20));
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("login failed") && run.stderr.contains("Invalid password"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        server.report().connections,
+        1,
+        "no retry after a refused login"
+    );
+    let _ = std::fs::remove_dir_all(&run.dir);
+}
+
+#[test]
+fn bad_config_is_reported_with_its_line_before_connecting() {
+    let dir = temp_dir("badcfg");
+    let path = dir.join("bot.toml");
+    std::fs::write(&path, "[server]\nport = 5000\nhost = 42\n").expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_squall"))
+        .args(["ics", "--config"])
+        .arg(&path)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 3") && err.contains("host"), "{err}");
+    let _ = std::fs::remove_dir_all(Path::new(&dir));
+}
