@@ -91,6 +91,9 @@ pub struct Report {
     pub finished: Vec<Finished>,
     pub received: Vec<String>,
     pub out_of_turn: usize,
+    /// Moves that crossed the end of the game on the wire (sent while the bot's last board
+    /// said it was its move): a server rejects them, they are not out of turn.
+    pub late: usize,
     pub illegal: usize,
     pub logins: usize,
     pub connections: usize,
@@ -161,6 +164,7 @@ impl FakeServer {
                 rng: Xoshiro256PlusPlus::seed_from_u64(0),
                 ms: false,
                 handle: String::new(),
+                ended_at: None,
             };
             world.rng = Xoshiro256PlusPlus::seed_from_u64(world.sc.seed);
             while !s.load(Ordering::Relaxed) {
@@ -203,6 +207,7 @@ struct World {
     rng: Xoshiro256PlusPlus,
     ms: bool,
     handle: String,
+    ended_at: Option<Instant>,
 }
 
 struct Conn {
@@ -315,6 +320,7 @@ impl World {
 
     fn end(&mut self, c: &mut Conn, why: &str, result: &str) {
         let Some(g) = self.game.take() else { return };
+        self.ended_at = Some(Instant::now());
         c.send(&format!("{} {why}}} {result}", World::header(&g)));
         self.report.lock().unwrap().finished.push(Finished {
             number: g.number,
@@ -539,7 +545,15 @@ impl World {
         let is_move = is_move_text(t);
         if is_move {
             let Some(g) = &mut self.game else {
-                self.report.lock().unwrap().out_of_turn += 1;
+                let late = self
+                    .ended_at
+                    .is_some_and(|t| t.elapsed() < Duration::from_secs(1));
+                let mut r = self.report.lock().unwrap();
+                if late {
+                    r.late += 1;
+                } else {
+                    r.out_of_turn += 1;
+                }
                 c.send("You are not playing a game.");
                 return;
             };
