@@ -407,10 +407,8 @@ impl World {
         g.turn_started = Instant::now();
         let uci = m.to_uci();
         let san = g.pos.to_san(m);
-        let piece = match san.chars().next() {
-            Some(p @ ('K' | 'Q' | 'R' | 'B' | 'N')) => p,
-            _ => 'P',
-        };
+        let first = san.chars().next().unwrap_or('P');
+        let piece = if "KQRBN".contains(first) { first } else { 'P' };
         g.last_verbose = if san.starts_with("O-O-O") {
             "o-o-o".into()
         } else if san.starts_with("O-O") {
