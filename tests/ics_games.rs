@@ -33,13 +33,17 @@ fn run_bot(name: &str, server: &FakeServer, extra: &str, limit: Duration) -> Run
     let wire = dir.join("wire.log");
     let cfg = format!(
         "[server]\nhost = \"127.0.0.1\"\nport = {}\nreconnect_min_s = 0\nreconnect_max_s = 1\n\
-         reconnect_tries = 3\n{extra_server}\n[engine]\ncommand = \"\\\"{exe}\\\" --uci\"\n\
+         reconnect_tries = 3\n{extra_server}\n[engine]\n{engine}\n\
          movetime_ms = {movetime}\noptions = [\"Hash=4\"]\n[games]\nmax_games = {games}\n{games_extra}\n\
          [play]\n{play}\n[owner]\nhandle = \"Boss\"\n[log]\npgn_dir = \"{}\"\nwire_log = \"{}\"\n",
         server.port,
         pgn_dir.display(),
         wire.display(),
         extra_server = section(extra, "server"),
+        engine = match section(extra, "engine") {
+            e if e.trim().is_empty() => format!("command = \"\\\"{exe}\\\" --uci\""),
+            e => e.replace("EXE", exe),
+        },
         movetime = section(extra, "movetime").trim().parse::<u64>().unwrap_or(15),
         games = section(extra, "games_n").trim().parse::<u64>().unwrap_or(1),
         games_extra = section(extra, "games"),
@@ -374,4 +378,56 @@ fn bad_config_is_reported_with_its_line_before_connecting() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("line 3") && err.contains("host"), "{err}");
     let _ = std::fs::remove_dir_all(Path::new(&dir));
+}
+
+#[test]
+fn xboard_engine_with_its_own_tells() {
+    let sc = Scenario {
+        resign_at: Some(12),
+        seed: 6,
+        ..Scenario::default()
+    };
+    let extra =
+        format!("{SEEK}#engine\ncommand = \"\\\"EXE\\\" --xboard\"\nprotocol = \"xboard\"\n");
+    let (f, run) = one_game("xboard", sc, &extra);
+    assert_eq!(f.result, "1-0");
+    // Squall in ICS mode sends `tellothers` after each move: zippy makes it a whisper.
+    assert!(run.wire.contains("> whisper Squall played"), "{}", run.wire);
+}
+
+#[test]
+fn engine_killed_mid_game_is_restarted() {
+    let sc = Scenario {
+        resign_at: Some(40),
+        seed: 7,
+        opp_delay_ms: 30,
+        ..Scenario::default()
+    };
+    // `timeout` ends every engine after 1.5 s, several times in one game.
+    let extra = format!("{SEEK}#engine\ncommand = \"timeout 1.5 \\\"EXE\\\" --uci\"\n");
+    let (f, run) = one_game("restart", sc, &extra);
+    assert_eq!(f.result, "1-0");
+    assert!(run.wire.contains("engine died; restart"), "{}", run.wire);
+}
+
+#[test]
+fn owner_quit_ends_after_the_game() {
+    let sc = Scenario {
+        games: 3,
+        resign_at: Some(8),
+        owner_tell: Some((2, "quit".into())),
+        ..Scenario::default()
+    };
+    let server = FakeServer::start(sc);
+    let run = run_bot(
+        "owner",
+        &server,
+        &format!("{SEEK}#games_n\n0\n"),
+        Duration::from_secs(30),
+    );
+    let rep = server.report();
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stderr, run.wire);
+    assert_eq!(rep.finished.len(), 1, "quit after the running game");
+    assert!(sent(&run, "tell Boss quitting after this game"));
+    let _ = std::fs::remove_dir_all(&run.dir);
 }

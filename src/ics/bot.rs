@@ -59,6 +59,8 @@ pub struct Bot {
     info: SearchInfo,
     engine_illegal: u32,
     login_sent: u32,
+    /// The engine sent its own tells for this move (so our report would repeat them).
+    engine_told: bool,
 }
 
 impl Bot {
@@ -83,6 +85,7 @@ impl Bot {
             info: SearchInfo::default(),
             engine_illegal: 0,
             login_sent: 0,
+            engine_told: false,
         })
     }
 
@@ -288,9 +291,16 @@ impl Bot {
                     .any(|n| n.eq_ignore_ascii_case(&self.handle));
                 if ours && text.starts_with("Creating") {
                     self.game = None;
+                    let opp = if white.eq_ignore_ascii_case(&self.handle) {
+                        black
+                    } else {
+                        white
+                    };
+                    let host = self.cfg.host.clone();
+                    let tc = self.pairing_clock();
                     if let Some(e) = &mut self.engine {
                         // A failed handshake shows up as a dead engine on the next poll.
-                        let _ = e.new_game(0, 0);
+                        let _ = e.new_game(tc.0, tc.1, Some((&host, &opp)));
                     }
                     self.log.log("--", &format!("game {game} starts"));
                 }
@@ -351,6 +361,13 @@ impl Bot {
             }
             _ => {}
         }
+    }
+
+    /// The time control of the pairing just announced (the engine's `level`).
+    fn pairing_clock(&self) -> (u32, u32) {
+        self.pairing
+            .as_ref()
+            .map_or((0, 0), |p| (p.base_min, p.inc_s))
     }
 
     fn accepts(&self, c: &Challenge) -> bool {
@@ -504,6 +521,12 @@ impl Bot {
                         self.send(conn, "resign");
                     }
                 }
+                EngineEvent::Server(cmd) => {
+                    if self.game.is_some() && self.cfg.report != Report::None {
+                        self.engine_told = true;
+                        self.send(conn, &cmd);
+                    }
+                }
                 EngineEvent::Died => {
                     self.restart_engine(conn);
                     break;
@@ -520,7 +543,10 @@ impl Bot {
             self.log
                 .log("--", &format!("engine died; restart {attempt}"));
             if let Ok(mut e) = Engine::start(&self.cfg) {
-                let _ = e.new_game(0, 0);
+                let opp = self.game.as_ref().map(|g| g.opponent().to_string());
+                let host = self.cfg.host.clone();
+                let tc = self.game.as_ref().map_or((0, 0), |g| (g.base_min, g.inc_s));
+                let _ = e.new_game(tc.0, tc.1, opp.as_deref().map(|o| (host.as_str(), o)));
                 self.engine = Some(e);
                 if let Some(g) = &mut self.game {
                     g.searched_for_ply = None;
@@ -592,7 +618,7 @@ impl Bot {
             Report::None => return,
         };
         let i = &self.info;
-        if i.depth == 0 {
+        if i.depth == 0 || std::mem::take(&mut self.engine_told) {
             return;
         }
         let score = match (i.mate, i.cp) {

@@ -19,6 +19,10 @@ pub enum EngineEvent {
     Resign,
     /// An xboard result claim, e.g. `1/2-1/2 {repetition}`.
     Claim(String),
+    /// A command for the server from an xboard engine's `tellothers` (whisper), `tellall`
+    /// (kibitz), `tellopponent` (say), `tellics` or `tellicsnoalias` (as is), translated
+    /// the way xboard's zippy mode does.
+    Server(String),
     /// The process ended or closed its output.
     Died,
 }
@@ -243,8 +247,14 @@ impl Engine {
         }
     }
 
-    /// A new game starts: fresh hash and history.
-    pub fn new_game(&mut self, base_min: u32, inc_s: u32) -> Result<(), String> {
+    /// A new game starts: fresh hash and history. An xboard engine also learns the server
+    /// and its opponent (`ics HOST`, `name NAME`), which it may use for its own tells.
+    pub fn new_game(
+        &mut self,
+        base_min: u32,
+        inc_s: u32,
+        ics: Option<(&str, &str)>,
+    ) -> Result<(), String> {
         self.stop();
         match self.protocol {
             EngineProtocol::Uci => {
@@ -254,6 +264,10 @@ impl Engine {
                 self.send("new");
                 self.send("force");
                 self.send(&format!("level 0 {base_min} {inc_s}"));
+                if let Some((host, opponent)) = ics {
+                    self.send(&format!("ics {host}"));
+                    self.send(&format!("name {opponent}"));
+                }
             }
         }
         self.stale_bestmoves = 0;
@@ -375,6 +389,9 @@ impl Engine {
                     }
                     return None;
                 }
+                if let Some(cmd) = server_command(t) {
+                    return Some(EngineEvent::Server(cmd));
+                }
                 if self.awaiting_pong.is_some() || !self.searching {
                     // Output of a search we cancelled, or chatter between searches; offers
                     // and resignations count only while it is the engine's turn.
@@ -432,6 +449,24 @@ impl Drop for Engine {
             let _ = self.child.wait();
         }
     }
+}
+
+/// An xboard engine's message for the chess server, as the server command it becomes.
+fn server_command(t: &str) -> Option<String> {
+    let (verb, rest) = t.split_once(' ')?;
+    let rest = rest.trim();
+    if rest.is_empty() {
+        return None;
+    }
+    Some(match verb {
+        "tellothers" => format!("whisper {rest}"),
+        "tellall" => format!("kibitz {rest}"),
+        "tellopponent" => format!("say {rest}"),
+        "tellics" => rest.to_string(),
+        // `$` before a command keeps the server from expanding the user's aliases in it.
+        "tellicsnoalias" => format!("${rest}"),
+        _ => return None,
+    })
 }
 
 fn parse_uci_info(rest: &str) -> Option<SearchInfo> {
@@ -509,5 +544,14 @@ mod tests {
         assert_eq!((x.depth, x.cp, x.time_ms), (9, Some(25), 1300));
         assert!(parse_xboard_thinking("move e2e4").is_none());
         assert_eq!(split_command("a \"b c\" d"), vec!["a", "b c", "d"]);
+        assert_eq!(
+            server_command("tellothers hi there").as_deref(),
+            Some("whisper hi there")
+        );
+        assert_eq!(
+            server_command("tellicsnoalias set 1 x").as_deref(),
+            Some("$set 1 x")
+        );
+        assert_eq!(server_command("telluser hi"), None);
     }
 }

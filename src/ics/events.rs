@@ -63,6 +63,8 @@ pub struct Pairing {
     pub black_rating: String,
     pub rated: bool,
     pub kind: String,
+    pub base_min: u32,
+    pub inc_s: u32,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -144,6 +146,11 @@ fn parse_pairing(body: &str) -> Option<Pairing> {
         black_rating: br.trim().to_string(),
         rated,
         kind: words.get(1)?.to_string(),
+        base_min: words.get(2).and_then(|w| w.parse().ok()).unwrap_or(0),
+        inc_s: words
+            .get(3)
+            .and_then(|w| w.trim_end_matches('.').parse().ok())
+            .unwrap_or(0),
     })
 }
 

@@ -48,6 +48,8 @@ pub struct Scenario {
     pub garble: bool,
     /// The opponent's delay before moving.
     pub opp_delay_ms: u64,
+    /// The bot's owner `Boss` tells it this once the game reaches the ply.
+    pub owner_tell: Option<(usize, String)>,
 }
 
 impl Default for Scenario {
@@ -71,6 +73,7 @@ impl Default for Scenario {
             drop_at: None,
             garble: false,
             opp_delay_ms: 5,
+            owner_tell: None,
         }
     }
 }
@@ -165,6 +168,7 @@ impl FakeServer {
                 ms: false,
                 handle: String::new(),
                 ended_at: None,
+                told: false,
             };
             world.rng = Xoshiro256PlusPlus::seed_from_u64(world.sc.seed);
             while !s.load(Ordering::Relaxed) {
@@ -208,6 +212,7 @@ struct World {
     ms: bool,
     handle: String,
     ended_at: Option<Instant>,
+    told: bool,
 }
 
 struct Conn {
@@ -472,6 +477,13 @@ impl World {
             self.end(c, &format!("{OPP} resigns"), r);
             return;
         }
+        if let Some((at, text)) = &sc.owner_tell {
+            if ply >= *at && !self.told {
+                self.told = true;
+                c.send(&format!("Boss tells you: {text}"));
+            }
+        }
+        let Some(g) = &mut self.game else { return };
         if sc.draw_offer_at.is_some_and(|d| ply >= d) && !g.draw_offered {
             g.draw_offered = true;
             c.send(&format!("{OPP} offers you a draw."));
