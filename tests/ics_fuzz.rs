@@ -129,3 +129,19 @@ fn config_texts_never_panic() {
         }
     }
 }
+
+#[test]
+fn example_config_parses_and_shows_every_key() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tools/ics-example.toml"
+    ))
+    .expect("tools/ics-example.toml");
+    config::parse(&text).expect("example parses");
+    for k in config::KEYS {
+        let shown = text
+            .lines()
+            .any(|l| l.trim_start().starts_with(&format!("{} =", k.name)));
+        assert!(shown, "example lacks {}.{}", k.section, k.name);
+    }
+}

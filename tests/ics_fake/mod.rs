@@ -7,6 +7,8 @@
 
 #![allow(dead_code)]
 
+pub mod harness;
+
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
