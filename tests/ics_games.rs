@@ -233,6 +233,7 @@ fn timeseal_and_registered_login() {
     let rep = server.report();
     assert_eq!(run.code, Some(0), "{}\n{}", run.stderr, run.wire);
     assert!(rep.timeseal_lines > 5);
+    assert_eq!(rep.ping_replies, 1);
     assert_eq!(rep.finished.len(), 1);
     assert_eq!(rep.finished[0].white, "Squall");
     assert!(!run.wire.contains("s3cret"), "password in the wire log");
@@ -329,4 +330,17 @@ fn owner_quit_ends_after_the_game() {
     assert_eq!(rep.finished.len(), 1, "quit after the running game");
     assert!(sent(&run, "tell Boss quitting after this game"));
     let _ = std::fs::remove_dir_all(&run.dir);
+}
+
+#[test]
+fn illegal_move_resyncs_once() {
+    let sc = Scenario {
+        reject_first_move: true,
+        resign_at: Some(8),
+        ..Scenario::default()
+    };
+    let (f, run) = one_game("illegal", sc, SEEK);
+    assert!(sent(&run, "refresh"));
+    assert_eq!(run.wire.matches("> refresh").count(), 1, "resync looped");
+    assert_eq!(f.result, "1-0");
 }

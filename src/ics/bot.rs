@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::config::{Config, RatedFilter, Report};
+use super::config::{Config, Report};
 use super::engine::{Engine, EngineEvent, Go, SearchInfo};
 use super::events::{classify, Challenge, Event, Pairing};
 use super::game::{server_move, Game, Update};
@@ -49,6 +49,9 @@ pub struct Bot {
     /// A game interrupted by a dropped connection or an adjournment, kept to be resumed.
     adjourned: Option<Game>,
     pairing: Option<Pairing>,
+    /// The number of our game announced by the last game-start line: only its boards can
+    /// start a game record, so a stray or late board never makes us move.
+    expected_game: Option<u32>,
     ms_clocks: bool,
     games_played: u64,
     paused: bool,
@@ -76,6 +79,7 @@ impl Bot {
             game: None,
             adjourned: None,
             pairing: None,
+            expected_game: None,
             ms_clocks: false,
             games_played: 0,
             paused: false,
@@ -130,6 +134,13 @@ impl Bot {
     fn shutdown(&mut self) {
         if let Some(e) = self.engine.take() {
             e.shutdown();
+        }
+        // Unfinished games are saved too, with the result left open.
+        for g in [self.game.take(), self.adjourned.take()]
+            .into_iter()
+            .flatten()
+        {
+            self.save_pgn(&g, "unfinished when the bot stopped", "*");
         }
     }
 
@@ -196,7 +207,7 @@ impl Bot {
                 Incoming::Line(l) => l,
             };
             self.log.log("<", &line);
-            if line.trim() == "ms set." {
+            if line.trim().starts_with("ms set") {
                 self.ms_clocks = true;
             }
             match classify(&line) {
@@ -235,6 +246,8 @@ impl Bot {
     fn setup(&mut self, conn: &mut Connection) {
         let interface = format!("set interface Squall {} ICS bot", env!("CARGO_PKG_VERSION"));
         let mut cmds: Vec<String> = [
+            "iset defprompt 1",
+            "iset nowrap 1",
             "set style 12",
             "iset ms 1",
             "set width 240",
@@ -289,6 +302,9 @@ impl Bot {
                 let ours = [&white, &black]
                     .iter()
                     .any(|n| n.eq_ignore_ascii_case(&self.handle));
+                if ours {
+                    self.expected_game = Some(game);
+                }
                 if ours && text.starts_with("Creating") {
                     self.game = None;
                     let opp = if white.eq_ignore_ascii_case(&self.handle) {
@@ -371,28 +387,10 @@ impl Bot {
     }
 
     fn accepts(&self, c: &Challenge) -> bool {
-        let cfg = &self.cfg;
-        let eq = |list: &[String]| list.iter().any(|n| n.eq_ignore_ascii_case(&c.from));
-        let rated_ok = match cfg.rated {
-            RatedFilter::Any => true,
-            RatedFilter::Rated => c.rated,
-            RatedFilter::Unrated => !c.rated,
-        };
-        let streak_ok = cfg.max_consecutive == 0
-            || !self.streak.0.eq_ignore_ascii_case(&c.from)
-            || self.streak.1 < cfg.max_consecutive;
-        cfg.accept_challenges
-            && !self.paused
+        !self.paused
             && !self.quit_after_game
             && self.game.is_none()
-            && ["blitz", "lightning", "standard"].contains(&c.kind.as_str())
-            && (cfg.base_min.0..=cfg.base_min.1).contains(&u64::from(c.base_min))
-            && (cfg.inc_s.0..=cfg.inc_s.1).contains(&u64::from(c.inc_s))
-            && (c.base_min > 0 || c.inc_s > 0)
-            && rated_ok
-            && (cfg.allow.is_empty() || eq(&cfg.allow))
-            && !eq(&cfg.deny)
-            && streak_ok
+            && self.cfg.challenge_ok(c, &self.streak)
     }
 
     /// Our engine's last score decides (from our side; a mate against us counts as lost).
@@ -423,14 +421,24 @@ impl Bot {
             return;
         }
         if self.game.is_none() {
-            let same_players = |g: &Game| g.white == b.white && g.black == b.black;
+            if self.expected_game != Some(b.game) {
+                return;
+            }
+            let same_players = self
+                .adjourned
+                .as_ref()
+                .is_some_and(|g| g.white == b.white && g.black == b.black);
             let g = match self.adjourned.take() {
-                Some(mut g) if same_players(&g) => {
+                Some(mut g) if same_players => {
                     g.number = b.game;
                     g.forget_searches();
                     g
                 }
-                _ => {
+                parked => {
+                    // A new game while another waits adjourned: keep a record of the other.
+                    if let Some(old) = parked {
+                        self.save_pgn(&old, "adjourned, not resumed", "*");
+                    }
                     let Some(mut g) = Game::from_board(b, &self.handle) else {
                         return;
                     };
@@ -621,22 +629,7 @@ impl Bot {
         if i.depth == 0 || std::mem::take(&mut self.engine_told) {
             return;
         }
-        let score = match (i.mate, i.cp) {
-            (Some(m), _) => format!("mate {m}"),
-            (None, Some(cp)) => format!("{:+.2}", cp as f64 / 100.0),
-            _ => "?".into(),
-        };
-        let pv: String =
-            i.pv.split_whitespace()
-                .take(12)
-                .collect::<Vec<_>>()
-                .join(" ");
-        let line = format!(
-            "{verb} depth {} score {score} time {:.2}s nodes {} pv {pv}",
-            i.depth,
-            i.time_ms as f64 / 1000.0,
-            i.nodes
-        );
+        let line = format!("{verb} {}", i.summary());
         self.send(conn, &line);
     }
 

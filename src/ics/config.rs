@@ -445,6 +445,30 @@ pub fn parse(text: &str) -> Result<Config, ConfigError> {
 }
 
 impl Config {
+    /// Whether a challenge passes the filters: standard chess with a clock, time control
+    /// in range, rated or not as asked, allow and deny lists, and the limit on games in a row
+    /// against one opponent (`streak`: last opponent and games in a row against them).
+    pub fn challenge_ok(&self, c: &super::events::Challenge, streak: &(String, u64)) -> bool {
+        let named = |list: &[String]| list.iter().any(|n| n.eq_ignore_ascii_case(&c.from));
+        let rated_ok = match self.rated {
+            RatedFilter::Any => true,
+            RatedFilter::Rated => c.rated,
+            RatedFilter::Unrated => !c.rated,
+        };
+        let streak_ok = self.max_consecutive == 0
+            || !streak.0.eq_ignore_ascii_case(&c.from)
+            || streak.1 < self.max_consecutive;
+        self.accept_challenges
+            && ["blitz", "lightning", "standard"].contains(&c.kind.as_str())
+            && (self.base_min.0..=self.base_min.1).contains(&u64::from(c.base_min))
+            && (self.inc_s.0..=self.inc_s.1).contains(&u64::from(c.inc_s))
+            && (c.base_min > 0 || c.inc_s > 0)
+            && rated_ok
+            && (self.allow.is_empty() || named(&self.allow))
+            && !named(&self.deny)
+            && streak_ok
+    }
+
     /// A guest logs in with the handle `guest` and no password.
     pub fn is_guest(&self) -> bool {
         self.handle.eq_ignore_ascii_case("guest")
@@ -491,6 +515,30 @@ mod tests {
         assert_eq!(c.seeks, vec!["3 0 u", "5 0 r"]);
         assert_eq!(c.protocol, EngineProtocol::Xboard);
         assert_eq!(c.engine_options, vec![("Hash".into(), "16".into())]);
+    }
+
+    #[test]
+    fn challenge_filters() {
+        let c = |from: &str, rated, kind: &str, base, inc| super::super::events::Challenge {
+            from: from.into(),
+            rated,
+            kind: kind.into(),
+            base_min: base,
+            inc_s: inc,
+        };
+        let cfg = parse(
+            "[games]\nmax_base_min = 10\nrated = \"unrated\"\ndeny = [\"Bad\"]\nmax_consecutive = 2\n",
+        )
+        .unwrap();
+        let none = (String::new(), 0);
+        assert!(cfg.challenge_ok(&c("Opp", false, "blitz", 3, 0), &none));
+        assert!(!cfg.challenge_ok(&c("Opp", true, "blitz", 3, 0), &none));
+        assert!(!cfg.challenge_ok(&c("Opp", false, "blitz", 15, 0), &none));
+        assert!(!cfg.challenge_ok(&c("Opp", false, "wild/fr", 3, 0), &none));
+        assert!(!cfg.challenge_ok(&c("bad", false, "blitz", 3, 0), &none));
+        assert!(!cfg.challenge_ok(&c("Opp", false, "blitz", 0, 0), &none));
+        assert!(!cfg.challenge_ok(&c("Opp", false, "blitz", 3, 0), &("opp".into(), 2)));
+        assert!(cfg.challenge_ok(&c("Opp", false, "blitz", 3, 0), &("other".into(), 5)));
     }
 
     #[test]

@@ -40,6 +40,26 @@ pub struct SearchInfo {
     pub pv: String,
 }
 
+impl SearchInfo {
+    /// `depth D score S time T nodes N pv ...` for a whisper or kibitz (the PV cut to 12
+    /// moves, so the line stays within the server's limits).
+    pub fn summary(&self) -> String {
+        let score = match (self.mate, self.cp) {
+            (Some(m), _) => format!("mate {m}"),
+            (None, Some(cp)) => format!("{:+.2}", cp as f64 / 100.0),
+            _ => "?".into(),
+        };
+        let pv: Vec<&str> = self.pv.split_whitespace().take(12).collect();
+        format!(
+            "depth {} score {score} time {:.2}s nodes {} pv {}",
+            self.depth,
+            self.time_ms as f64 / 1000.0,
+            self.nodes,
+            pv.join(" ")
+        )
+    }
+}
+
 /// A search request: game start, moves since (coordinates), clocks in ms.
 pub struct Go<'a> {
     pub start_fen: &'a str,

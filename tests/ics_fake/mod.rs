@@ -52,6 +52,8 @@ pub struct Scenario {
     pub opp_delay_ms: u64,
     /// The bot's owner `Boss` tells it this once the game reaches the ply.
     pub owner_tell: Option<(usize, String)>,
+    /// Answer the bot's first move with `Illegal move` (a server that disagrees).
+    pub reject_first_move: bool,
 }
 
 impl Default for Scenario {
@@ -76,6 +78,7 @@ impl Default for Scenario {
             garble: false,
             opp_delay_ms: 5,
             owner_tell: None,
+            reject_first_move: false,
         }
     }
 }
@@ -103,6 +106,8 @@ pub struct Report {
     pub logins: usize,
     pub connections: usize,
     pub timeseal_lines: usize,
+    /// Timeseal ping replies (`\x02` `9`) received.
+    pub ping_replies: usize,
 }
 
 struct SGame {
@@ -574,6 +579,11 @@ impl World {
                 c.send("It is not your move.");
                 return;
             }
+            if self.sc.reject_first_move && self.report.lock().unwrap().illegal == 0 {
+                self.report.lock().unwrap().illegal += 1;
+                c.send(&format!("Illegal move ({t})."));
+                return;
+            }
             let text = t.replace('=', "").to_ascii_lowercase();
             let m = if t.starts_with("O-O") {
                 g.pos.parse_san(t)
@@ -703,6 +713,10 @@ impl World {
                 format!("\n\r**** Starting FICS session as {h}(C) ****\n\r\n\rfics% ").as_bytes(),
             );
             self.report.lock().unwrap().logins += 1;
+            if c.timeseal == Some(true) {
+                // Timeseal's ping: the client must answer it (and not show it as text).
+                c.raw(b"\n\r[G]\0");
+            }
             return true;
         }
         false
@@ -727,7 +741,11 @@ impl World {
         }
         while !stop.load(Ordering::Relaxed) && !c.closed {
             if let Some(l) = c.line(&self.report) {
-                self.command(&mut c, &l);
+                if l == timeseal::PING_REPLY {
+                    self.report.lock().unwrap().ping_replies += 1;
+                } else {
+                    self.command(&mut c, &l);
+                }
             }
             self.opp_turn(&mut c);
             self.flag_check(&mut c);
