@@ -231,7 +231,17 @@ impl Bot {
                     let pw = self.cfg.password.clone();
                     self.send(&mut conn, &pw);
                 }
-                Event::GuestPrompt => self.send(&mut conn, ""),
+                Event::GuestPrompt => {
+                    // Offered a guest login under our name: the handle is not registered, so
+                    // a configured password means the wrong server or a typo in the handle.
+                    if !self.cfg.is_guest() && !self.cfg.password.is_empty() {
+                        return SessionEnd::LoginFailed(format!(
+                            "{} is not a registered handle on this server",
+                            self.cfg.handle
+                        ));
+                    }
+                    self.send(&mut conn, "");
+                }
                 Event::LoginFailed(m) => return SessionEnd::LoginFailed(m),
                 Event::SessionStarted(name) => {
                     logged_in = true;
