@@ -93,6 +93,9 @@ fn soak_consecutive_games() {
         engine_pids.len(),
         rep.connections,
     );
+    if let Some(first) = run.pgns.first() {
+        println!("first PGN:\n{first}");
+    }
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(rep.finished.len(), games);
     assert_eq!(run.pgns.len(), games);
