@@ -308,7 +308,7 @@ fn engine_killed_mid_game_is_restarted() {
     let extra = format!("{SEEK}#engine\ncommand = \"timeout 1.5 \\\"EXE\\\" --uci\"\n");
     let (f, run) = one_game("restart", sc, &extra);
     assert_eq!(f.result, "1-0");
-    assert!(run.wire.contains("engine died; restart"), "{}", run.wire);
+    assert!(run.wire.contains("engine (re)start"), "{}", run.wire);
 }
 
 #[test]
@@ -344,4 +344,34 @@ fn illegal_move_resyncs_once() {
     assert!(sent(&run, "refresh"));
     assert_eq!(run.wire.matches("> refresh").count(), 1, "resync looped");
     assert_eq!(f.result, "1-0");
+}
+
+#[test]
+fn hung_engine_is_restarted_then_the_game_resigned() {
+    let dir = temp_dir("hung-stub");
+    let stub = dir.join("stub.sh");
+    // A UCI engine that completes the handshake and never answers `go`.
+    std::fs::write(
+        &stub,
+        "while read -r l; do case \"$l\" in uci) echo 'id name Stub'; echo uciok;; \
+         isready) echo readyok;; quit) exit 0;; esac; done\n",
+    )
+    .expect("stub");
+    let sc = Scenario {
+        bot_time_ms: Some(2_000),
+        ..Scenario::default()
+    };
+    let extra = format!(
+        "{SEEK}#engine\ncommand = \"sh {}\"\n#movetime\n0\n",
+        stub.display()
+    );
+    let (f, run) = one_game("hung", sc, &extra);
+    assert_eq!(
+        (f.result.as_str(), f.why.as_str()),
+        ("0-1", "GuestQXYZ resigns"),
+        "{}",
+        run.wire
+    );
+    assert!(run.wire.contains("restarting it"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -558,8 +558,7 @@ impl Bot {
             drop(old);
         }
         for attempt in 1..=MAX_RESTARTS {
-            self.log
-                .log("--", &format!("engine died; restart {attempt}"));
+            self.log.log("--", &format!("engine (re)start {attempt}"));
             if let Ok(mut e) = Engine::start(&self.cfg) {
                 let opp = self.game.as_ref().map(|g| g.opponent().to_string());
                 let host = self.cfg.host.clone();
@@ -584,6 +583,44 @@ impl Bot {
         if self.game.is_none() {
             self.quit_now = true;
         }
+    }
+
+    /// Our clock is nearly out and the engine still has not moved (playing on the clocks;
+    /// a fixed `movetime_ms` is the operator's choice and is left alone).
+    fn engine_stalled(&self) -> bool {
+        let Some(g) = &self.game else { return false };
+        let ply = g.ply();
+        if self.cfg.movetime_ms > 0
+            || !g.our_turn()
+            || g.searched_for_ply != Some(ply)
+            || g.sent_for_ply == Some(ply)
+        {
+            return false;
+        }
+        let (w, b) = g.clocks_now();
+        let ours = if g.we_are_white { w } else { b };
+        ours < self.cfg.lag_margin_ms as i64 / 2
+    }
+
+    /// A hung engine is restarted once; if it stalls again the game is resigned openly
+    /// rather than lost on time with no word.
+    fn on_stall(&mut self, conn: &mut Connection) {
+        let Some(g) = &mut self.game else { return };
+        g.stalls += 1;
+        if g.stalls >= 2 {
+            g.sent_for_ply = Some(g.ply());
+            self.log.log(
+                "--",
+                "the engine stalled twice with our clock nearly out; resigning",
+            );
+            self.send(conn, "resign");
+            return;
+        }
+        self.log.log(
+            "--",
+            "the engine has not moved and our clock is nearly out; restarting it",
+        );
+        self.restart_engine(conn);
     }
 
     fn on_engine_move(&mut self, conn: &mut Connection, text: &str) {
@@ -760,6 +797,10 @@ impl Bot {
             && conn.last_sent.elapsed() > Duration::from_secs(self.cfg.keepalive_s)
         {
             self.send(conn, "date");
+        }
+        if self.engine_stalled() {
+            self.on_stall(conn);
+            return;
         }
         let Some(g) = &mut self.game else { return };
         let ply = g.ply();

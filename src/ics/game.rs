@@ -58,6 +58,8 @@ pub struct Game {
     pub started: Instant,
     /// Plies before `start` (a game resumed or resynced mid-way).
     pub start_ply: usize,
+    /// Times the engine had not moved when our clock ran low, this game.
+    pub stalls: u32,
 }
 
 impl Game {
@@ -91,6 +93,7 @@ impl Game {
             scores: Vec::new(),
             started: Instant::now(),
             start_ply: b.ply() as usize,
+            stalls: 0,
         };
         g.moves.clear();
         Some(g)
