@@ -7,7 +7,8 @@
 //! - `session`: the TCP connection and the wire log; `timeseal`: Timeseal v1;
 //! - `engine`: the engine child process over UCI or xboard;
 //! - `game`: one game's record, clocks and move bookkeeping; `pgnlog`: PGN files;
-//! - `bot`: the main loop (login, setup, seeks, challenges, play, reconnects).
+//! - `bot`: the main loop (login, setup, seeks, challenges, play, reconnects), with
+//!   `bot::play` for the engine side (searches, moves, restarts, reports).
 
 pub mod bot;
 pub mod config;
