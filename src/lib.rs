@@ -15,6 +15,8 @@
 //! - `smptest`: time to depth of the parallel search against one thread (`squall smp-test`);
 //! - `epd`: EPD test-suite records (`bm`, `am`, `id`, `dm`, point lists);
 //! - `suite`: the test-suite runner behind `squall suite`;
+//! - `tune`: the evaluation tuner behind `squall tune` (Texel's method, gradient and swarm);
+//! - `pgn`: streaming PGN reader, writer, and `squall extract` (quiet positions for tuning);
 //! - `ics`: the Internet chess server bot behind `squall ics`.
 
 #![forbid(unsafe_code)]
@@ -27,10 +29,12 @@ pub mod ics;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
+pub mod pgn;
 pub mod protocol;
 pub mod search;
 pub mod smptest;
 pub mod suite;
+pub mod tune;
 pub mod types;
 
 pub use board::Position;

@@ -40,6 +40,10 @@ enum Command {
     Search(SearchArgs),
     /// Run EPD test suites (bm/am/dm/point lists) and score them.
     Suite(SuiteArgs),
+    /// Fit the evaluation weights to labelled positions (Texel's method: gradient or swarm).
+    Tune(squall::tune::TuneArgs),
+    /// Quiet positions labelled with the game result, from PGN files (tuner input).
+    Extract(squall::pgn::extract::ExtractArgs),
     /// Play on a FICS/ICC-style chess server as a bot (see `squall ics --help`).
     Ics(squall::ics::IcsArgs),
 }
@@ -169,6 +173,8 @@ fn main() -> ExitCode {
         Some(Command::SmpTest(args)) => run_smp_test(&args),
         Some(Command::Search(args)) => run_search(&args),
         Some(Command::Suite(args)) => run_suite(args),
+        Some(Command::Tune(args)) => squall::tune::run(&args),
+        Some(Command::Extract(args)) => squall::pgn::extract::run(&args),
         Some(Command::Ics(args)) => squall::ics::main(&args),
         None => {
             use squall::protocol::Protocol;

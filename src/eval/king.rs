@@ -15,6 +15,7 @@ use super::pawns::PawnEntry;
 use super::psqt;
 use super::score::Score;
 use super::trace::Term;
+use super::tracer::Tracer;
 use super::EvalInfo;
 use crate::board::geometry::{BISHOP_DIRS, KNIGHT_DELTAS, ROOK_DIRS};
 use crate::board::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
@@ -29,20 +30,37 @@ const KING_ATTACK_MIN_PHASE: i32 = 5;
 /// Most attackers the count-dependent multiplier distinguishes.
 const MAX_COUNTED_ATTACKERS: usize = 7;
 
-/// Shelter and storm score of `c`'s king.
-pub fn shelter(pos: &Position, e: &PawnEntry, c: Colour) -> Score {
+/// The file whose shelter `c`'s king is credited with: its own, or a castling file whose
+/// shelter is better in the middlegame.
+fn shelter_file(pos: &Position, e: &PawnEntry, c: Colour) -> usize {
     let table = &e.shelter[c.index()];
-    let mut best = table[(pos.king(c) & 7) as usize];
+    let mut file = (pos.king(c) & 7) as usize;
     let (short, long) = match c {
         Colour::White => (WHITE_OO, WHITE_OOO),
         Colour::Black => (BLACK_OO, BLACK_OOO),
     };
-    for (right, file) in [(short, SHORT_CASTLE_FILE), (long, LONG_CASTLE_FILE)] {
-        if pos.castling() & right != 0 && table[file].mg() > best.mg() {
-            best = table[file];
+    for (right, castle_file) in [(short, SHORT_CASTLE_FILE), (long, LONG_CASTLE_FILE)] {
+        if pos.castling() & right != 0 && table[castle_file].mg() > table[file].mg() {
+            file = castle_file;
         }
     }
-    best
+    file
+}
+
+/// Tells the tracer of the shelter weights behind `shelter(pos, e, c)`.
+pub(crate) fn trace_shelter<T: Tracer>(
+    pos: &Position,
+    p: &Params,
+    e: &PawnEntry,
+    c: Colour,
+    t: &mut T,
+) {
+    e.shelter_on(p, c, shelter_file(pos, e, c) as u8, t);
+}
+
+/// Shelter and storm score of `c`'s king.
+pub fn shelter(pos: &Position, e: &PawnEntry, c: Colour) -> Score {
+    e.shelter[c.index()][shelter_file(pos, e, c)]
 }
 
 /// Phase weight of `c`'s pieces: how much mating material it has.
@@ -54,7 +72,7 @@ fn attack_material(pos: &Position, c: Colour) -> i32 {
 }
 
 /// Attack units for checks from squares the defender does not guard.
-fn safe_check_units(pos: &Position, p: &Params, info: &EvalInfo, c: Colour) -> i32 {
+fn safe_check_units<T: Tracer>(pos: &Position, p: &Params, info: &EvalInfo<T>, c: Colour) -> i32 {
     let us = c.index();
     let them = c.flip();
     let ksq = pos.king(them);
@@ -73,7 +91,7 @@ fn safe_check_units(pos: &Position, p: &Params, info: &EvalInfo, c: Colour) -> i
         + count(diagonal | straight, Kind::Queen)
 }
 
-pub(crate) fn evaluate(pos: &Position, p: &Params, info: &mut EvalInfo) {
+pub(crate) fn evaluate<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>) {
     for c in Colour::BOTH {
         let us = c.index();
         if info.king_attackers[us] == 0 {
@@ -88,6 +106,7 @@ pub(crate) fn evaluate(pos: &Position, p: &Params, info: &mut EvalInfo) {
             + info.king_zone_hits[us] * p.king_zone_hit.mg()
             + safe_check_units(pos, p, info, c);
         let units = units.clamp(0, KING_SAFETY_UNITS as i32 - 1) as usize;
-        info.add(Term::KingAttack, c, p.king_safety[units]);
+        let danger = weight!(info.tracer, c, p, king_safety[units]);
+        info.add(Term::KingAttack, c, danger);
     }
 }

@@ -10,6 +10,7 @@ use super::params::Params;
 use super::pawns::bb;
 use super::score::Score;
 use super::trace::Term;
+use super::tracer::Tracer;
 use super::EvalInfo;
 use crate::board::geometry::{BISHOP_DIRS, KING_DELTAS, KNIGHT_DELTAS, QUEEN_DIRS, ROOK_DIRS};
 use crate::board::Position;
@@ -51,7 +52,7 @@ pub fn kind_slot(kind: Kind) -> usize {
     kind as usize - Kind::Pawn as usize
 }
 
-pub(crate) fn scan(pos: &Position, p: &Params, info: &mut EvalInfo) {
+pub(crate) fn scan<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>) {
     for c in Colour::BOTH {
         let us = c.index();
         let them = c.flip().index();
@@ -68,11 +69,12 @@ pub(crate) fn scan(pos: &Position, p: &Params, info: &mut EvalInfo) {
                 Kind::Pawn | Kind::King => continue,
             };
             let n = (att & !excluded).count_ones() as usize;
+            let t = &mut info.tracer;
             mobility += match kind {
-                Kind::Knight => p.knight_mobility[n],
-                Kind::Bishop => p.bishop_mobility[n],
-                Kind::Rook => p.rook_mobility[n],
-                _ => p.queen_mobility[n],
+                Kind::Knight => weight!(t, c, p, knight_mobility[n]),
+                Kind::Bishop => weight!(t, c, p, bishop_mobility[n]),
+                Kind::Rook => weight!(t, c, p, rook_mobility[n]),
+                _ => weight!(t, c, p, queen_mobility[n]),
             };
             info.attacked_by[us][kind as usize] |= att;
             let hits = att & zone;

@@ -15,6 +15,52 @@
 //! `threats`, `mopup` (mating a bare king), `scale` (drawish material), `trace` (the
 //! term-by-term breakdown), plus the incrementally kept `psqt` and the packed `score`.
 
+/// Fetches a weight from `Params` and tells the tracer which one it was and for whom:
+/// `weight!(tracer, colour, params, field)` or `weight!(tracer, colour, params, field[index])`.
+/// With the engine's `NoTrace` it is just the field access.
+macro_rules! weight {
+    ($t:expr, $c:expr, $p:expr, $field:ident) => {{
+        $t.record(
+            const { $crate::eval::params::Field::$field.offset() },
+            $c,
+            1,
+        );
+        $p.$field
+    }};
+    ($t:expr, $c:expr, $p:expr, $field:ident [$i:expr]) => {{
+        let i: usize = $i;
+        $t.record(
+            const { $crate::eval::params::Field::$field.offset() } + i,
+            $c,
+            1,
+        );
+        $p.$field[i]
+    }};
+}
+
+/// A weight taken `n` times: `weight_times!(tracer, colour, params, field, n)` or
+/// `weight_times!(tracer, colour, params, field[index], n)`.
+macro_rules! weight_times {
+    ($t:expr, $c:expr, $p:expr, $field:ident, $n:expr) => {{
+        let n: i32 = $n;
+        $t.record(
+            const { $crate::eval::params::Field::$field.offset() },
+            $c,
+            n,
+        );
+        $p.$field * n
+    }};
+    ($t:expr, $c:expr, $p:expr, $field:ident [$i:expr], $n:expr) => {{
+        let (i, n): (usize, i32) = ($i, $n);
+        $t.record(
+            const { $crate::eval::params::Field::$field.offset() } + i,
+            $c,
+            n,
+        );
+        $p.$field[i] * n
+    }};
+}
+
 pub mod imbalance;
 pub mod king;
 pub mod mobility;
@@ -28,6 +74,8 @@ pub mod scale;
 pub mod score;
 pub mod threats;
 pub mod trace;
+pub mod tracer;
+pub mod weights;
 
 use crate::board::geometry::QUEEN_DIRS;
 use crate::board::Position;
@@ -37,6 +85,7 @@ use pawns::{bb, PawnEntry, PawnTable};
 use score::Score;
 pub use trace::trace;
 use trace::{Term, TERM_COUNT};
+use tracer::{NoTrace, Tracer};
 
 /// The lazy exit fires when the estimate is this far outside the window. The estimate misses
 /// mobility, king attack, piece, threat and passer-race terms, which rarely add up to more.
@@ -64,7 +113,21 @@ pub struct EvalStats {
 pub struct Evaluator {
     pawn_table: PawnTable,
     params: Params,
+    /// The weights' material and square tables are the built-in ones, so the board's
+    /// incremental sum can stand for them (otherwise it is recomputed per call).
+    board_psq: bool,
     pub stats: EvalStats,
+}
+
+/// Do `p`'s material and square tables equal the built-in ones the board sums?
+fn same_psq(p: &Params) -> bool {
+    p.material == DEFAULT_PARAMS.material
+        && p.pawn_square == DEFAULT_PARAMS.pawn_square
+        && p.knight_square == DEFAULT_PARAMS.knight_square
+        && p.bishop_square == DEFAULT_PARAMS.bishop_square
+        && p.rook_square == DEFAULT_PARAMS.rook_square
+        && p.queen_square == DEFAULT_PARAMS.queen_square
+        && p.king_square == DEFAULT_PARAMS.king_square
 }
 
 impl Default for Evaluator {
@@ -83,6 +146,7 @@ impl Evaluator {
     pub fn with_params(params: Params) -> Evaluator {
         Evaluator {
             pawn_table: PawnTable::new(),
+            board_psq: same_psq(&params),
             params,
             stats: EvalStats::default(),
         }
@@ -94,6 +158,7 @@ impl Evaluator {
 
     /// Replaces the weights; the pawn hash is emptied since its entries used the old ones.
     pub fn set_params(&mut self, params: Params) {
+        self.board_psq = same_psq(&params);
         self.params = params;
         self.pawn_table.clear();
     }
@@ -101,6 +166,16 @@ impl Evaluator {
     /// Empties the pawn hash (new game).
     pub fn clear(&mut self) {
         self.pawn_table.clear();
+    }
+
+    /// Material and placement, White-relative, under this evaluator's weights.
+    #[inline]
+    fn psq(&self, pos: &Position) -> Score {
+        if self.board_psq {
+            pos.psq()
+        } else {
+            psqt::psq_sum(pos, &self.params)
+        }
     }
 
     fn probe(&mut self, pos: &Position) -> PawnEntry {
@@ -115,27 +190,27 @@ impl Evaluator {
     pub fn evaluate(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
         self.stats.calls += 1;
         let entry = self.probe(pos);
-        let estimate = estimate(pos, &self.params, &entry);
+        let estimate = estimate(pos, &self.params, &entry, self.psq(pos));
         let outside = estimate < alpha.saturating_sub(LAZY_MARGIN)
             || estimate > beta.saturating_add(LAZY_MARGIN);
         if outside && lazy_allowed(pos, &entry) {
             self.stats.lazy_exits += 1;
             return estimate;
         }
-        full(pos, &self.params, entry)
+        full(pos, &self.params, entry, self.psq(pos))
     }
 
     /// Always the full evaluation (no lazy exit), from the side to move's point of view.
     pub fn evaluate_full(&mut self, pos: &Position) -> i32 {
         self.stats.calls += 1;
         let entry = self.probe(pos);
-        full(pos, &self.params, entry)
+        full(pos, &self.params, entry, self.psq(pos))
     }
 }
 
 /// What the term modules share during one evaluation; squares are bitboards (see `pawns::bb`).
 #[derive(Clone, Debug)]
-pub struct EvalInfo {
+pub struct EvalInfo<T: Tracer = NoTrace> {
     pub pawns: PawnEntry,
     pub occupied: [u64; 2],
     /// Squares each colour attacks (pawns and king included).
@@ -151,10 +226,12 @@ pub struct EvalInfo {
     pub king_zone_hits: [i32; 2],
     /// Each term per colour, from that colour's point of view.
     pub terms: [[Score; 2]; TERM_COUNT],
+    /// Told of every weight used.
+    pub tracer: T,
 }
 
-impl EvalInfo {
-    fn new(pos: &Position, pawns: PawnEntry) -> EvalInfo {
+impl<T: Tracer> EvalInfo<T> {
+    fn new(pos: &Position, pawns: PawnEntry, tracer: T) -> EvalInfo<T> {
         let mut occupied = [0u64; 2];
         let mut king_zone = [0u64; 2];
         for c in Colour::BOTH {
@@ -173,6 +250,7 @@ impl EvalInfo {
             king_attack_weight: [0; 2],
             king_zone_hits: [0; 2],
             terms: [[Score::ZERO; 2]; TERM_COUNT],
+            tracer,
         }
     }
 
@@ -216,8 +294,17 @@ pub fn blend(total: Score, phase: i32, scale: i32) -> i32 {
     if scale == scale::SCALE_DRAW {
         return 0;
     }
-    let eg = total.eg() * scale / scale::SCALE_NORMAL;
-    (total.mg() * phase + eg * (psqt::PHASE_TOTAL - phase)) / psqt::PHASE_TOTAL
+    blend_parts(total.mg(), total.eg(), phase, scale)
+}
+
+/// `blend` on the two halves as plain integers (the tracer's sums need not fit a `Score`).
+#[inline]
+pub fn blend_parts(mg: i32, eg: i32, phase: i32, scale: i32) -> i32 {
+    if scale == scale::SCALE_DRAW {
+        return 0;
+    }
+    let eg = eg * scale / scale::SCALE_NORMAL;
+    (mg * phase + eg * (psqt::PHASE_TOTAL - phase)) / psqt::PHASE_TOTAL
 }
 
 fn tempo(pos: &Position, p: &Params) -> Score {
@@ -259,21 +346,42 @@ fn lazy_allowed(pos: &Position, e: &PawnEntry) -> bool {
 }
 
 /// The lazy estimate: incremental material and squares, pawn-hash terms, tempo.
-fn estimate(pos: &Position, p: &Params, e: &PawnEntry) -> i32 {
+fn estimate(pos: &Position, p: &Params, e: &PawnEntry, psq: Score) -> i32 {
     let (ws, wp, wk) = pawn_terms(pos, e, Colour::White);
     let (bs, bp, bk) = pawn_terms(pos, e, Colour::Black);
-    let total = pos.psq() + ws + wp + wk - bs - bp - bk + tempo(pos, p);
+    let total = psq + ws + wp + wk - bs - bp - bk + tempo(pos, p);
     finish(pos, total)
 }
 
-/// Runs every term into a fresh `EvalInfo`; shared by `full` and `trace`.
-pub(crate) fn collect(pos: &Position, p: &Params, entry: PawnEntry) -> EvalInfo {
-    let mut info = EvalInfo::new(pos, entry);
+/// Runs every term into a fresh `EvalInfo`; shared by `full`, `trace` and the tuner's
+/// `EvalTrace`. Material and placement are left out (the caller has their sum); a tracer is
+/// told of them here, and of the pawn entry's shelter file, but the entry's structure and
+/// passer terms it must have been told of when the entry was computed.
+pub(crate) fn collect<T: Tracer>(
+    pos: &Position,
+    p: &Params,
+    entry: PawnEntry,
+    tracer: T,
+) -> EvalInfo<T> {
+    let mut info = EvalInfo::new(pos, entry, tracer);
     for c in Colour::BOTH {
         let (structure, passers, shelter) = pawn_terms(pos, &entry, c);
         info.add(Term::Pawns, c, structure);
         info.add(Term::PassedPawns, c, passers);
         info.add(Term::KingShelter, c, shelter);
+        if T::ACTIVE {
+            king::trace_shelter(pos, p, &entry, c, &mut info.tracer);
+            for &sq in pos.pieces(c).iter().chain(pos.pawns(c).iter()) {
+                let kind = pos.piece_at(sq).kind();
+                if kind != Kind::King {
+                    let material = const { params::Field::material.offset() };
+                    info.tracer
+                        .record(material + kind as usize - Kind::Pawn as usize, c, 1);
+                }
+                let square = psqt::square_field(kind).offset() + psqt::relative64(c, sq);
+                info.tracer.record(square, c, 1);
+            }
+        }
     }
     mobility::scan(pos, p, &mut info);
     passed::evaluate(pos, p, &mut info);
@@ -282,11 +390,13 @@ pub(crate) fn collect(pos: &Position, p: &Params, entry: PawnEntry) -> EvalInfo 
     imbalance::evaluate(pos, p, &mut info);
     threats::evaluate(pos, p, &mut info);
     mopup::evaluate(pos, p, &mut info);
-    info.add(Term::Tempo, pos.side_to_move(), p.tempo);
+    let stm = pos.side_to_move();
+    let tempo = weight!(info.tracer, stm, p, tempo);
+    info.add(Term::Tempo, stm, tempo);
     info
 }
 
-fn full(pos: &Position, p: &Params, entry: PawnEntry) -> i32 {
-    let info = collect(pos, p, entry);
-    finish(pos, pos.psq() + info.balance())
+fn full(pos: &Position, p: &Params, entry: PawnEntry, psq: Score) -> i32 {
+    let info = collect(pos, p, entry, NoTrace);
+    finish(pos, psq + info.balance())
 }

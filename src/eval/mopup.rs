@@ -3,6 +3,7 @@
 
 use super::params::Params;
 use super::trace::Term;
+use super::tracer::Tracer;
 use super::EvalInfo;
 use crate::board::geometry::distance;
 use crate::board::Position;
@@ -26,16 +27,18 @@ fn can_mate(pos: &Position, c: Colour) -> bool {
         || (n(Kind::Bishop) >= 1 && n(Kind::Knight) >= 1)
 }
 
-pub(crate) fn evaluate(pos: &Position, p: &Params, info: &mut EvalInfo) {
+pub(crate) fn evaluate<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>) {
     for c in Colour::BOTH {
         let them = c.flip();
         if pos.pieces(them).len() != 1 || !pos.pawns(them).is_empty() || !can_mate(pos, c) {
             continue;
         }
         let their_king = pos.king(them);
-        let v = p.mopup_edge * (MAX_EDGE_DISTANCE - edge_distance(their_king))
-            + p.mopup_king_distance
-                * (MAX_KING_DISTANCE - distance(pos.king(c), their_king) as i32);
+        let edge = MAX_EDGE_DISTANCE - edge_distance(their_king);
+        let near = MAX_KING_DISTANCE - distance(pos.king(c), their_king) as i32;
+        let t = &mut info.tracer;
+        let v = weight_times!(t, c, p, mopup_edge, edge)
+            + weight_times!(t, c, p, mopup_king_distance, near);
         info.add(Term::Mopup, c, v);
     }
 }

@@ -10,6 +10,7 @@ use super::params::Params;
 use super::pawns::bb;
 use super::score::Score;
 use super::trace::Term;
+use super::tracer::Tracer;
 use super::EvalInfo;
 use crate::board::geometry::distance;
 use crate::board::Position;
@@ -19,7 +20,7 @@ use crate::types::{from64, rank_of, square, Colour, Square};
 const START_RANK: usize = 1;
 const PROMOTION_RANK: u8 = 7;
 
-pub(crate) fn evaluate(pos: &Position, p: &Params, info: &mut EvalInfo) {
+pub(crate) fn evaluate<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>) {
     for c in Colour::BOTH {
         let us = c.index();
         let them = c.flip();
@@ -37,8 +38,13 @@ pub(crate) fn evaluate(pos: &Position, p: &Params, info: &mut EvalInfo) {
             let rr = c.relative_rank(rank_of(sq)) as usize;
             let stop = (sq as i16 + c.forward()) as Square;
             let promo = square(sq & 7, c.relative_rank(PROMOTION_RANK));
-            score += p.passed_enemy_king_distance[rr] * distance(their_king, stop) as i32;
-            score += p.passed_own_king_distance[rr] * distance(own_king, stop) as i32;
+            let t = &mut info.tracer;
+            let (their_distance, own_distance) = (
+                distance(their_king, stop) as i32,
+                distance(own_king, stop) as i32,
+            );
+            score += weight_times!(t, c, p, passed_enemy_king_distance[rr], their_distance);
+            score += weight_times!(t, c, p, passed_own_king_distance[rr], own_distance);
 
             let (mut free, mut safe) = (true, true);
             let mut t = stop;
@@ -55,10 +61,11 @@ pub(crate) fn evaluate(pos: &Position, p: &Params, info: &mut EvalInfo) {
                 }
                 t = (t as i16 + c.forward()) as Square;
             }
+            let t = &mut info.tracer;
             if free {
-                score += p.passed_free_path[rr];
+                score += weight!(t, c, p, passed_free_path[rr]);
                 if safe {
-                    score += p.passed_safe_path[rr];
+                    score += weight!(t, c, p, passed_safe_path[rr]);
                 }
             }
             if bare_king && free {
@@ -66,7 +73,7 @@ pub(crate) fn evaluate(pos: &Position, p: &Params, info: &mut EvalInfo) {
                 let king_moves =
                     distance(their_king, promo) as i32 - (pos.side_to_move() == them) as i32;
                 if king_moves > pawn_moves {
-                    score += p.passed_unstoppable;
+                    score += weight!(t, c, p, passed_unstoppable);
                 }
             }
         }

@@ -13,6 +13,7 @@
 
 use super::params::Params;
 use super::score::Score;
+use super::tracer::{NoTrace, Tracer};
 use crate::board::Position;
 use crate::types::{rank_of, to64, Colour, Square};
 
@@ -102,6 +103,12 @@ pub struct PawnEntry {
 impl PawnEntry {
     /// Analyses the pawns of `pos` from scratch.
     pub fn compute(pos: &Position, p: &Params) -> PawnEntry {
+        PawnEntry::compute_traced(pos, p, &mut NoTrace)
+    }
+
+    /// `compute`, telling `t` of the structure and passer weights (not of the shelter table,
+    /// whose one file that counts the king module traces).
+    pub fn compute_traced<T: Tracer>(pos: &Position, p: &Params, t: &mut T) -> PawnEntry {
         let mut e = PawnEntry {
             key: pos.pawn_key(),
             used: true,
@@ -117,15 +124,15 @@ impl PawnEntry {
             e.attacks[c.index()] = pawn_attacks(c, e.pawns[c.index()]);
         }
         for c in Colour::BOTH {
-            e.analyse_colour(pos, p, c);
+            e.analyse_colour(pos, p, c, t);
             for file in 0..8u8 {
-                e.shelter[c.index()][file as usize] = e.shelter_on(p, c, file);
+                e.shelter[c.index()][file as usize] = e.shelter_on(p, c, file, &mut NoTrace);
             }
         }
         e
     }
 
-    fn analyse_colour(&mut self, pos: &Position, p: &Params, c: Colour) {
+    fn analyse_colour<T: Tracer>(&mut self, pos: &Position, p: &Params, c: Colour, t: &mut T) {
         let us = c.index();
         let them = c.flip().index();
         let own = self.pawns[us];
@@ -149,40 +156,40 @@ impl PawnEntry {
             let sentries = theirs & beside & ahead;
 
             if neighbours == 0 {
-                structure += p.isolated;
+                structure += weight!(t, c, p, isolated);
                 if !opposed {
-                    structure += p.isolated_open;
+                    structure += weight!(t, c, p, isolated_open);
                 }
             } else if !supported && !phalanx && neighbours & !ahead == 0 {
                 // All neighbours have gone ahead, so none can come to its defence; it is
                 // backward when it cannot advance safely either.
                 let stop = (sq as i16 + c.forward()) as Square;
                 if self.attacks[them] & bb(stop) != 0 {
-                    structure += p.backward;
+                    structure += weight!(t, c, p, backward);
                     if !opposed {
-                        structure += p.backward_open;
+                        structure += weight!(t, c, p, backward_open);
                     }
                 }
             }
             if doubled {
-                structure += p.doubled;
+                structure += weight!(t, c, p, doubled);
             }
             if supported {
-                structure += p.connected_rank[rr];
+                structure += weight!(t, c, p, connected_rank[rr]);
             }
             if phalanx {
-                structure += p.phalanx_rank[rr];
+                structure += weight!(t, c, p, phalanx_rank[rr]);
             }
 
             if !doubled && !opposed && sentries == 0 {
-                passers += p.passed_rank[rr];
+                passers += weight!(t, c, p, passed_rank[rr]);
                 self.passed[us] |= bb(sq);
             } else if !doubled && !opposed {
                 // Candidate: friendly pawns level or behind on the neighbouring files can
                 // escort it past the enemy pawns that guard its path.
                 let helpers = (neighbours & !ahead).count_ones();
                 if helpers >= sentries.count_ones() {
-                    structure += p.candidate_rank[rr];
+                    structure += weight!(t, c, p, candidate_rank[rr]);
                 }
             }
         }
@@ -192,7 +199,13 @@ impl PawnEntry {
 
     /// Shelter and storm for a king of colour `c` on `file`: the king's file and its two
     /// neighbours (a wing king looks at the three files nearest the edge).
-    fn shelter_on(&self, p: &Params, c: Colour, file: u8) -> Score {
+    pub(crate) fn shelter_on<T: Tracer>(
+        &self,
+        p: &Params,
+        c: Colour,
+        file: u8,
+        t: &mut T,
+    ) -> Score {
         let own = self.pawns[c.index()];
         let theirs = self.pawns[c.flip().index()];
         let centre = file.clamp(1, 6);
@@ -201,15 +214,15 @@ impl PawnEntry {
             let own_rr = rearmost_relative_rank(c, own & file_mask(f));
             let their_rr = rearmost_relative_rank(c, theirs & file_mask(f));
             score += if f == file {
-                p.shelter_king_file[own_rr]
+                weight!(t, c, p, shelter_king_file[own_rr])
             } else {
-                p.shelter_side_file[own_rr]
+                weight!(t, c, p, shelter_side_file[own_rr])
             };
             if their_rr != 0 {
                 score += if own_rr != 0 && own_rr + 1 == their_rr {
-                    p.storm_blocked[their_rr]
+                    weight!(t, c, p, storm_blocked[their_rr])
                 } else {
-                    p.storm[their_rr]
+                    weight!(t, c, p, storm[their_rr])
                 };
             }
         }

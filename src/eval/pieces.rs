@@ -5,6 +5,7 @@ use super::params::Params;
 use super::pawns::{bb, rank_mask};
 use super::score::Score;
 use super::trace::Term;
+use super::tracer::Tracer;
 use super::EvalInfo;
 use crate::board::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
 use crate::types::{file_of, rank_of, square, Colour, Kind, Piece, Square};
@@ -24,14 +25,19 @@ const QUEEN_SIDE_KING_FILES: std::ops::RangeInclusive<u8> = 1..=3;
 
 /// A minor piece on a square in enemy territory, defended by a pawn and beyond the reach of
 /// every enemy pawn.
-fn is_outpost(info: &EvalInfo, c: Colour, sq: Square) -> bool {
+fn is_outpost<T: Tracer>(info: &EvalInfo<T>, c: Colour, sq: Square) -> bool {
     OUTPOST_RANKS.contains(&c.relative_rank(rank_of(sq)))
         && info.pawns.attacks[c.index()] & bb(sq) != 0
         && info.pawns.attack_span[c.flip().index()] & bb(sq) == 0
 }
 
 /// On the seventh rank with the enemy king on the eighth or enemy pawns on the seventh.
-fn seventh_rank_bites(pos: &Position, info: &EvalInfo, c: Colour, sq: Square) -> bool {
+fn seventh_rank_bites<T: Tracer>(
+    pos: &Position,
+    info: &EvalInfo<T>,
+    c: Colour,
+    sq: Square,
+) -> bool {
     let them = c.flip();
     c.relative_rank(rank_of(sq)) == SEVENTH_RANK
         && (c.relative_rank(rank_of(pos.king(them))) == EIGHTH_RANK
@@ -61,7 +67,7 @@ fn rook_trapped(pos: &Position, c: Colour, sq: Square) -> bool {
         || (QUEEN_SIDE_KING_FILES.contains(&kf) && rf < kf)
 }
 
-pub(crate) fn evaluate(pos: &Position, p: &Params, info: &mut EvalInfo) {
+pub(crate) fn evaluate<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>) {
     for c in Colour::BOTH {
         let us = c.index();
         let them = c.flip().index();
@@ -71,36 +77,36 @@ pub(crate) fn evaluate(pos: &Position, p: &Params, info: &mut EvalInfo) {
             match pos.piece_at(sq).kind() {
                 Kind::Knight => {
                     if is_outpost(info, c, sq) {
-                        knights += p.knight_outpost;
+                        knights += weight!(info.tracer, c, p, knight_outpost);
                     }
                 }
                 Kind::Bishop => {
                     if is_outpost(info, c, sq) {
-                        bishops += p.bishop_outpost;
+                        bishops += weight!(info.tracer, c, p, bishop_outpost);
                     }
                     if bishop_trapped(pos, c, sq) {
-                        bishops += p.bishop_trapped;
+                        bishops += weight!(info.tracer, c, p, bishop_trapped);
                     }
                 }
                 Kind::Rook => {
                     let file_bit = 1u8 << file_of(sq);
                     if info.pawns.files[us] & file_bit == 0 {
                         rooks += if info.pawns.files[them] & file_bit == 0 {
-                            p.rook_open_file
+                            weight!(info.tracer, c, p, rook_open_file)
                         } else {
-                            p.rook_half_open_file
+                            weight!(info.tracer, c, p, rook_half_open_file)
                         };
                     }
                     if seventh_rank_bites(pos, info, c, sq) {
-                        rooks += p.rook_seventh;
+                        rooks += weight!(info.tracer, c, p, rook_seventh);
                     }
                     if rook_trapped(pos, c, sq) {
-                        rooks += p.rook_trapped;
+                        rooks += weight!(info.tracer, c, p, rook_trapped);
                     }
                 }
                 Kind::Queen => {
                     if seventh_rank_bites(pos, info, c, sq) {
-                        queens += p.queen_seventh;
+                        queens += weight!(info.tracer, c, p, queen_seventh);
                     }
                 }
                 Kind::Pawn | Kind::King => {}
