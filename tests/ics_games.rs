@@ -224,7 +224,8 @@ fn garbled_and_truncated_lines() {
 fn timeseal_and_registered_login() {
     let sc = Scenario {
         password: Some("s3cret".into()),
-        resign_at: Some(6),
+        resign_at: Some(20),
+        garble: true,
         ..Scenario::default()
     };
     let server = FakeServer::start(sc);
@@ -238,6 +239,8 @@ fn timeseal_and_registered_login() {
     assert_eq!(rep.finished.len(), 1);
     assert_eq!(rep.finished[0].white, "Squall");
     assert!(!run.wire.contains("s3cret"), "password in the wire log");
+    let pw_sent = rep.received.iter().filter(|l| l.contains("s3cret")).count();
+    assert_eq!(pw_sent, 1, "the password went to the server again");
     assert!(run.wire.contains("********"));
     let _ = std::fs::remove_dir_all(&run.dir);
 }

@@ -212,7 +212,23 @@ impl Bot {
             if line.trim().starts_with("ms set") {
                 self.ms_clocks = true;
             }
-            match classify(&line) {
+            let event = classify(&line);
+            if logged_in {
+                // Login texts mean nothing once logged in: a tell or shout that ends in
+                // `password:` must never make us send the password, nor end the session.
+                if !matches!(
+                    event,
+                    Event::LoginPrompt
+                        | Event::PasswordPrompt
+                        | Event::GuestPrompt
+                        | Event::LoginFailed(_)
+                        | Event::SessionStarted(_)
+                ) {
+                    self.on_event(&mut conn, event);
+                }
+                continue;
+            }
+            match event {
                 Event::LoginPrompt => {
                     self.login_sent += 1;
                     if self.login_sent > 1 {
@@ -224,6 +240,9 @@ impl Bot {
                     self.send(&mut conn, &name);
                 }
                 Event::PasswordPrompt => {
+                    if self.login_sent != 1 {
+                        continue;
+                    }
                     if self.cfg.password.is_empty() {
                         return SessionEnd::LoginFailed(format!(
                             "{} is a registered handle and no password is configured",
@@ -250,7 +269,7 @@ impl Bot {
                     self.handle = name;
                     self.setup(&mut conn);
                 }
-                other => self.on_event(&mut conn, other),
+                _ => {}
             }
         }
     }

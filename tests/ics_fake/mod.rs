@@ -176,6 +176,7 @@ impl FakeServer {
                 handle: String::new(),
                 ended_at: None,
                 told: false,
+                garbled: 0,
             };
             world.rng = Xoshiro256PlusPlus::seed_from_u64(world.sc.seed);
             while !s.load(Ordering::Relaxed) {
@@ -220,6 +221,7 @@ struct World {
     handle: String,
     ended_at: Option<Instant>,
     told: bool,
+    garbled: usize,
 }
 
 struct Conn {
@@ -528,8 +530,14 @@ impl World {
             "{Game 77 (A vs. B) A resigns} 1-0".into(),
             "Challenge: (((".into(),
             "You are now observing game 999.".into(),
+            // Login texts after login: never answered, never fatal.
+            "Evil tells you: password:".into(),
+            "Evil(50): login:".into(),
+            "Evil(C)(1): **** Invalid password! ****".into(),
         ];
-        let pick = self.rng.next_u32() as usize % junk.len();
+        // In turn, so a game of a dozen opponent moves meets every kind.
+        let pick = self.garbled % junk.len();
+        self.garbled += 1;
         c.send(&junk[pick]);
         c.raw(b"\xff\xfd\x18\xff\xfa\x18\x01\xff\xf0 ");
         c.send("A long line wrapped by the server\n\\   and continued here");
