@@ -404,7 +404,8 @@ impl Bot {
             }
             Event::OpponentGone => self.log.log("--", "opponent lost contact"),
             Event::AdjournedWith(n) if self.game.is_none() => {
-                self.send(conn, &format!("resume {n}"));
+                // `match` with the opponent of a stored game offers to resume it.
+                self.send(conn, &format!("match {n}"));
             }
             _ => {}
         }
@@ -418,6 +419,14 @@ impl Bot {
     }
 
     fn accepts(&self, c: &Challenge) -> bool {
+        // The opponent of our adjourned game offers to go on with it: always welcome.
+        let resuming = self
+            .adjourned
+            .as_ref()
+            .is_some_and(|g| g.opponent().eq_ignore_ascii_case(&c.from));
+        if resuming && self.game.is_none() && !self.quit_now {
+            return true;
+        }
         !self.paused
             && !self.quit_after_game
             && self.game.is_none()
