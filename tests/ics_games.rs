@@ -167,12 +167,15 @@ fn win_on_time_by_calling_the_flag() {
         bot_time_ms: Some(60_000),
         ..sc
     };
-    let (f, run) = one_game("flag", sc, &format!("{SEEK}#movetime\n10\n"));
+    // While the opponent sits, the idle bot also sends its keep-alive after a second.
+    let extra = format!("{SEEK}#movetime\n10\n#server\nkeepalive_s = 1\n");
+    let (f, run) = one_game("flag", sc, &extra);
     assert_eq!(
         (f.result.as_str(), f.why.as_str()),
         ("1-0", "Opp forfeits on time")
     );
     assert!(sent(&run, "flag"));
+    assert!(sent(&run, "date"), "no keep-alive");
 }
 
 #[test]
