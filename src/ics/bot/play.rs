@@ -6,7 +6,7 @@ use crate::ics::engine::Engine;
 use crate::ics::game::server_move;
 
 impl Bot {
-    pub(super) fn maybe_search(&mut self, _conn: &mut Connection) {
+    pub(super) fn maybe_search(&mut self, conn: &mut Connection) {
         let Some(g) = &mut self.game else { return };
         let ply = g.ply();
         if !g.our_turn() || g.searched_for_ply == Some(ply) || g.sent_for_ply == Some(ply) {
@@ -15,6 +15,12 @@ impl Bot {
         if g.pos.legal_moves().is_empty() {
             return;
         }
+        // A UCI engine cannot claim a draw, and the server waits for a claim: make it for a
+        // threefold repetition or the fifty-move rule (the search goes on in case it fails).
+        if g.pos.repetition_count() >= 3 || g.pos.is_fifty_move_draw() {
+            self.send(conn, "draw");
+        }
+        let Some(g) = &mut self.game else { return };
         let Some(engine) = &mut self.engine else {
             return;
         };
