@@ -18,7 +18,8 @@
 //! - `tune`: the evaluation tuner behind `squall tune` (Texel's method, gradient and swarm);
 //! - `datagen`: self-play positions labelled with the result (`squall datagen`);
 //! - `pgn`: streaming PGN reader, writer, and `squall extract` (quiet positions for tuning);
-//! - `book`: PolyGlot opening books (keys, reader, choice, learning, editor, builder).
+//! - `book`: PolyGlot opening books (keys, reader, choice, learning, editor, builder);
+//! - `ics`: the Internet chess server bot behind `squall ics`.
 
 #![forbid(unsafe_code)]
 
@@ -28,6 +29,7 @@ pub mod book;
 pub mod datagen;
 pub mod epd;
 pub mod eval;
+pub mod ics;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

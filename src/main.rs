@@ -49,6 +49,8 @@ enum Command {
     Datagen(squall::datagen::DatagenArgs),
     /// Quiet positions labelled with the game result, from PGN files (tuner input).
     Extract(squall::pgn::extract::ExtractArgs),
+    /// Play on a FICS/ICC-style chess server as a bot (see `squall ics --help`).
+    Ics(squall::ics::IcsArgs),
 }
 
 #[derive(clap::Args)]
@@ -180,6 +182,7 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => squall::tune::run(&args),
         Some(Command::Datagen(args)) => squall::datagen::run(&args),
         Some(Command::Extract(args)) => squall::pgn::extract::run(&args),
+        Some(Command::Ics(args)) => squall::ics::main(&args),
         None => {
             use squall::protocol::Protocol;
             let forced = if cli.uci {
