@@ -1,6 +1,7 @@
 # Squall — build, test, bench and perft targets.
 #   make                 release binary in target/release/squall
 #   make EXE=path/name   the same, copied to path/name (OpenBench convention)
+#   make run             build, make the default book if missing (needs apt), start the engine
 #   make test            what CI runs: fmt, clippy, tests (release, then debug with invariant checks)
 #   make bench           criterion benches of the hot routines (asm-free-bench/)
 #   make perft           every depth of every perft suite position (several minutes)
@@ -19,7 +20,7 @@ CARGO   ?= cargo
 BIN     := target/release/squall
 THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 
-.PHONY: all build test bench perft clean wac ecm wcsac data tune book
+.PHONY: all build run test bench perft clean wac ecm wcsac data tune book
 
 DATA          ?= data
 DATAGEN_GAMES ?= 20000
@@ -58,6 +59,13 @@ tune: build
 # The default book: the first 30 plies of each game, moves played in at least 3 games
 # (PolyGlot make-book's default), weighted as make-book weights them.
 BOOK_ARGS ?= --max-ply 30 --min-games 3
+
+# Builds the engine, makes the default book the first time (when the PGN can be fetched; the
+# engine plays without a book otherwise) and starts the engine.
+run: build
+	@[ -f book/squall.bin ] || $(MAKE) --no-print-directory book || \
+		echo "no default book: book_1.02.pgn could not be fetched; playing without one" >&2
+	$(BIN)
 
 book: build
 	bash tools/fetch-book-pgn.sh data
