@@ -29,7 +29,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::board::Position;
 use crate::moves::Move;
-use crate::pgn::extract::is_quiet;
+use crate::pgn::extract::{epd_fields, is_quiet, mix};
 use crate::pgn::{GameResult, PgnReader};
 use crate::search::{Control, Engine, Limits, MATE_BOUND};
 
@@ -89,13 +89,6 @@ struct Played {
     positions: Vec<String>,
 }
 
-/// SplitMix64's finaliser: per-game seeds from the run's seed and the game number.
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
 /// The end positions of every readable opening line.
 fn read_openings(path: &Path) -> Result<Vec<Position>, String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -118,12 +111,6 @@ fn read_openings(path: &Path) -> Result<Vec<Position>, String> {
         return Err(format!("{name}: no opening lines"));
     }
     Ok(out)
-}
-
-/// The first four FEN fields.
-fn epd_fields(pos: &Position) -> String {
-    let fen = pos.to_fen();
-    fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
 }
 
 /// The result by the rules when the game is over in `pos`.

@@ -307,11 +307,13 @@ fn engine_killed_mid_game_is_restarted() {
     let sc = Scenario {
         resign_at: Some(40),
         seed: 7,
-        opp_delay_ms: 30,
+        // The opponent thinks long enough that the game outlasts several engine lifetimes
+        // even when the engine mates quickly (on an idle machine it did in 1.4 s).
+        opp_delay_ms: 250,
         ..Scenario::default()
     };
-    // `timeout` ends every engine after 1.5 s, several times in one game.
-    let extra = format!("{SEEK}#engine\ncommand = \"timeout 1.5 \\\"EXE\\\" --uci\"\n");
+    // `timeout` ends every engine after 0.5 s, several times in one game.
+    let extra = format!("{SEEK}#engine\ncommand = \"timeout 0.5 \\\"EXE\\\" --uci\"\n");
     let (f, run) = one_game("restart", sc, &extra);
     assert_eq!(f.result, "1-0");
     assert!(run.wire.contains("engine (re)start"), "{}", run.wire);

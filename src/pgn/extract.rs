@@ -80,13 +80,13 @@ pub fn is_quiet(pos: &Position) -> bool {
 }
 
 /// The first four FEN fields (board, side, castling, en passant), as EPD wants them.
-fn epd_fields(pos: &Position) -> String {
+pub(crate) fn epd_fields(pos: &Position) -> String {
     let fen = pos.to_fen();
     fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
 }
 
 /// A well-mixed 64-bit value from a few (SplitMix64's finaliser), for per-game seeds.
-fn mix(mut x: u64) -> u64 {
+pub(crate) fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     x ^ (x >> 31)

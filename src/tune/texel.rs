@@ -56,8 +56,14 @@ pub fn par_sum<T: Send>(
     })
 }
 
-/// Texel's error of `w` on `samples`.
-pub fn error(samples: &[Sample], w: &[[f64; 2]], k: f64, threads: usize) -> f64 {
+/// Mean of (R − σ(K·q))² over `samples`, with `q` the evaluation that `eval` gives a sample
+/// (White's side).
+fn mean_squared(
+    samples: &[Sample],
+    k: f64,
+    threads: usize,
+    eval: impl Fn(&Sample) -> f64 + Sync,
+) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
@@ -67,8 +73,7 @@ pub fn error(samples: &[Sample], w: &[[f64; 2]], k: f64, threads: usize) -> f64 
         |part| {
             part.iter()
                 .map(|s| {
-                    let (q, _, _) = evaluate(s, w);
-                    let d = s.result - sigmoid(k, q);
+                    let d = s.result - sigmoid(k, eval(s));
                     d * d
                 })
                 .sum::<f64>()
@@ -79,27 +84,23 @@ pub fn error(samples: &[Sample], w: &[[f64; 2]], k: f64, threads: usize) -> f64 
     sum / samples.len() as f64
 }
 
+/// Texel's error of `w` on `samples`.
+pub fn error(samples: &[Sample], w: &[[f64; 2]], k: f64, threads: usize) -> f64 {
+    mean_squared(samples, k, threads, |s| evaluate(s, w).0)
+}
+
 /// The error as a function of the integer evaluation the engine computes (rounded weights,
 /// exact blend), for reporting.
 pub fn engine_error(samples: &[Sample], w: &[[f64; 2]], k: f64, threads: usize) -> f64 {
     let scores = rounded(w);
-    let sum = par_sum(
-        samples,
-        threads,
-        |part| {
-            part.iter()
-                .map(|s| {
-                    let v = s.trace.value(&scores) as f64;
-                    let q = if s.trace.white_to_move { v } else { -v };
-                    let d = s.result - sigmoid(k, q);
-                    d * d
-                })
-                .sum::<f64>()
-        },
-        |a, b| a + b,
-        || 0.0,
-    );
-    sum / samples.len().max(1) as f64
+    mean_squared(samples, k, threads, |s| {
+        let v = s.trace.value(&scores) as f64;
+        if s.trace.white_to_move {
+            v
+        } else {
+            -v
+        }
+    })
 }
 
 /// The weights rounded to the engine's integer scores.
