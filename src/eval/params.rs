@@ -278,6 +278,14 @@ params! {
     pawn_threat_major: Score;
     /// Enemy piece (not pawn) attacked by us and not defended, per piece.
     hanging: Score;
+    /// Enemy piece attacked by one of our minor pieces, by its kind (P N B R Q; pawns and
+    /// minors only when no enemy pawn defends them).
+    minor_threat: [Score; 5];
+    /// Enemy piece attacked by one of our rooks, by its kind (all but a queen only when no
+    /// enemy pawn defends it).
+    rook_threat: [Score; 5];
+    /// Per enemy piece that one of our pawns would attack after a safe push.
+    pawn_push_threat: Score;
 
     // ----- king safety: attack units (middlegame half only) -----
     /// Units per piece of each kind attacking the enemy king zone (index by kind: P N B R Q).

@@ -1,9 +1,11 @@
-//! Threats: pieces attacked by pawns and pieces left hanging. The quiescence search resolves
-//! captures, but a side to move facing two threats, or a piece that must retreat, loses time
-//! that the static score should see.
+//! Threats: pieces attacked by pawns, by minor pieces and by rooks, pieces left hanging, and
+//! pawn pushes that would attack a piece. The quiescence search resolves captures, but a side
+//! to move facing two threats, or a piece that must retreat, loses time that the static score
+//! should see.
 
+use super::mobility::kind_slot;
 use super::params::Params;
-use super::pawns::bb;
+use super::pawns::{bb, pawn_attacks, rank_mask};
 use super::score::Score;
 use super::trace::Term;
 use super::tracer::Tracer;
@@ -27,6 +29,62 @@ pub(crate) fn evaluate<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInf
                 v += weight!(info.tracer, c, p, hanging);
             }
         }
+        v += piece_threats(pos, p, info, c);
+        v += push_threats(p, info, c);
         info.add(Term::Threats, c, v);
     }
+}
+
+/// Enemy pieces and pawns attacked by our minor pieces or rooks, by the victim's kind. A pawn
+/// or a piece of the attacker's own kind counts only when no enemy pawn defends it (otherwise
+/// the capture is an even trade at best).
+fn piece_threats<T: Tracer>(
+    pos: &Position,
+    p: &Params,
+    info: &mut EvalInfo<T>,
+    c: Colour,
+) -> Score {
+    let us = c.index();
+    let them = c.flip();
+    let by = &info.attacked_by[us];
+    let minors = by[Kind::Knight as usize] | by[Kind::Bishop as usize];
+    let rooks = by[Kind::Rook as usize];
+    let pawn_defended = info.pawns.attacks[them.index()];
+    let mut v = Score::ZERO;
+    let victims = pos.pieces(them)[1..].iter().chain(pos.pawns(them).iter());
+    for &sq in victims {
+        let b = bb(sq);
+        let kind = pos.piece_at(sq).kind();
+        let slot = kind_slot(kind);
+        let weak = pawn_defended & b == 0;
+        if minors & b != 0 && (weak || matches!(kind, Kind::Rook | Kind::Queen)) {
+            v += weight!(info.tracer, c, p, minor_threat[slot]);
+        }
+        if rooks & b != 0 && (weak || kind == Kind::Queen) {
+            v += weight!(info.tracer, c, p, rook_threat[slot]);
+        }
+    }
+    v
+}
+
+/// Enemy pieces that one of our pawns would attack after a push to a square where it is not
+/// lost at once (no enemy pawn attacks it, and the enemy does not attack it or we defend it).
+fn push_threats<T: Tracer>(p: &Params, info: &mut EvalInfo<T>, c: Colour) -> Score {
+    let us = c.index();
+    let them = c.flip().index();
+    let empty = !(info.occupied[0] | info.occupied[1]);
+    let own = info.pawns.pawns[us];
+    let (single, double_rank) = match c {
+        Colour::White => ((own << 8) & empty, rank_mask(3)),
+        Colour::Black => ((own >> 8) & empty, rank_mask(4)),
+    };
+    let double = match c {
+        Colour::White => (single << 8) & empty & double_rank,
+        Colour::Black => (single >> 8) & empty & double_rank,
+    };
+    let safe = !info.pawns.attacks[them] & (!info.attacked[them] | info.attacked[us]);
+    let pushed = (single | double) & safe;
+    let pieces = info.occupied[them] & !info.pawns.pawns[them];
+    let n = (pawn_attacks(c, pushed) & pieces).count_ones() as i32;
+    weight_times!(info.tracer, c, p, pawn_push_threat, n)
 }

@@ -14,7 +14,7 @@
 use super::params::{Field, Params, PARAM_COUNT};
 use super::pawns::PawnEntry;
 use super::score::{s, Score};
-use super::{blend_parts, collect, psqt, scale, EVAL_LIMIT};
+use super::{blend_parts, collect, endgame, psqt, scale, EVAL_LIMIT};
 use crate::board::Position;
 use crate::types::Colour;
 
@@ -87,11 +87,23 @@ pub struct EvalTrace {
     /// Endgame scale factor (of `scale::SCALE_NORMAL`) the position had.
     pub scale: i32,
     pub white_to_move: bool,
+    /// The side to move's value when an endgame recogniser answers instead of the weights
+    /// (then `entries` is empty): such positions teach the weights nothing.
+    pub recognised: Option<i32>,
 }
 
 impl EvalTrace {
     /// The traced evaluation of `pos` under `p`.
     pub fn of(pos: &Position, p: &Params) -> EvalTrace {
+        if let Some(r) = endgame::probe(pos) {
+            return EvalTrace {
+                entries: Vec::new(),
+                phase: pos.phase(),
+                scale: scale::SCALE_NORMAL,
+                white_to_move: pos.side_to_move() == Colour::White,
+                recognised: Some(r.value),
+            };
+        }
         let mut tracer = Coefficients::default();
         let entry = PawnEntry::compute_traced(pos, p, &mut tracer);
         let info = collect(pos, p, entry, tracer);
@@ -110,6 +122,7 @@ impl EvalTrace {
             phase: pos.phase(),
             scale,
             white_to_move: pos.side_to_move() == Colour::White,
+            recognised: None,
         }
     }
 
@@ -127,6 +140,9 @@ impl EvalTrace {
     /// The evaluation from the side to move's view under `weights`: exactly what
     /// `Evaluator::evaluate_full` returns when `weights` are the ones traced.
     pub fn value(&self, weights: &[Score]) -> i32 {
+        if let Some(v) = self.recognised {
+            return v;
+        }
         let total = self.sums(weights);
         let v = blend_parts(total.mg(), total.eg(), self.phase, self.scale)
             .clamp(-EVAL_LIMIT, EVAL_LIMIT);

@@ -145,6 +145,13 @@ pub const DEFAULT_PARAMS: Params = Params {
     pawn_threat_minor: s(40, 35),
     pawn_threat_major: s(55, 40),
     hanging: s(20, 12),
+    minor_threat: [
+        s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+    ],
+    rook_threat: [
+        s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+    ],
+    pawn_push_threat: s(0, 0),
     king_attack_weight: [
         s(0, 0), s(2, 0), s(2, 0), s(3, 0), s(5, 0),
     ],

@@ -81,7 +81,7 @@ pub struct ReadStats {
 }
 
 /// Reads every labelled line of `input`, tracing with `params` on `threads` threads; lines
-/// that cannot be read are counted and skipped. FENs are kept for every `keep_fen_every`-th
+/// that cannot be read, and positions an endgame recogniser values, are counted as skipped. FENs are kept for every `keep_fen_every`-th
 /// sample (0: none).
 pub fn read(
     input: impl BufRead,
@@ -115,6 +115,10 @@ pub fn read(
                         .enumerate()
                         .map(|(i, line)| {
                             let (pos, result) = parse_line(line)?;
+                            // A recognised ending's value does not come from the weights.
+                            if crate::eval::endgame::probe(&pos).is_some() {
+                                return None;
+                            }
                             let index = k * chunk + i;
                             let keep = keep_fen_every > 0 && index % keep_fen_every == 0;
                             Some(Sample {
