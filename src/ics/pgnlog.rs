@@ -52,15 +52,9 @@ pub fn save(
         n += 1;
         path = dir.join(format!("{safe}-{n}.pgn"));
     }
-    let tmp = dir.join(format!(".{safe}.pgn.tmp"));
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        let mut buf = Vec::new();
-        write_game(&mut buf, tags, start, moves, result)?;
-        f.write_all(&buf)?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, &path)?;
+    let mut buf = Vec::new();
+    write_game(&mut buf, tags, start, moves, result)?;
+    crate::book::reader::write_atomic(&path, &buf)?;
     Ok(path)
 }
 

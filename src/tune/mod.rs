@@ -18,7 +18,7 @@ pub mod pso;
 pub mod source;
 pub mod texel;
 
-use std::io::{BufReader, Write};
+use std::io::BufReader;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -122,7 +122,7 @@ pub fn field_mask(fields: Option<&str>, method: Method) -> Result<Mask, String> 
         }
     }
     let mut mask = Vec::new();
-    for (i, (field, &len)) in Params::FIELDS.iter().zip(FIELD_LENS).enumerate() {
+    for (field, &len) in Params::FIELDS.iter().zip(FIELD_LENS) {
         let on = names.contains(field);
         let start = mask.len();
         for j in 0..len {
@@ -136,7 +136,6 @@ pub fn field_mask(fields: Option<&str>, method: Method) -> Result<Mask, String> 
             };
             mask.push([allowed, allowed && !nonlinear]);
         }
-        let _ = i;
     }
     Ok(mask)
 }
@@ -285,17 +284,6 @@ fn field_changes(before: &[[f64; 2]], after: &[[f64; 2]]) -> Vec<(String, f64, f
     }
     out.sort_by(|a, b| (b.1 + b.2).total_cmp(&(a.1 + a.2)));
     out
-}
-
-/// Writes `text` to `path` through a temporary file and a rename.
-pub fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, path)
 }
 
 /// `squall tune`.
@@ -451,7 +439,7 @@ pub fn run(args: &TuneArgs) -> ExitCode {
             format!("E train {train0:.6} -> {train1:.6}, validation {valid0:.6} -> {valid1:.6}."),
         ];
         let text = source::weights_source(&to_params(&w), &header);
-        if let Err(e) = write_atomically(out, &text) {
+        if let Err(e) = crate::book::reader::write_atomic(out, text.as_bytes()) {
             eprintln!("error: {}: {e}", out.display());
             return ExitCode::FAILURE;
         }
