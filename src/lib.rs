@@ -2,6 +2,7 @@
 //! monsoon/typhoon.
 //!
 //! Module map:
+//! - `atomic_file`: files replaced whole (temporary file, fsync, rename);
 //! - `types`: colours, pieces, 0x88 squares;
 //! - `moves`: the 32-bit move and move lists;
 //! - `board`: the position, its geometry tables, make/unmake, FEN, notation, draw rules;
@@ -23,6 +24,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod atomic_file;
 pub mod bench;
 pub mod board;
 pub mod book;

@@ -20,7 +20,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::polyglot_key;
-use super::reader::{encode_move, write_atomic, Book, Entry};
+use super::reader::{encode_move, Book, Entry};
 use super::session::GameEnd;
 use crate::board::Position;
 use crate::moves::Move;
@@ -275,7 +275,7 @@ pub fn run(a: &BuildArgs) -> Result<(), String> {
         path: a.output.clone(),
         entries,
     };
-    write_atomic(&a.output, &book.to_bytes())
+    crate::atomic_file::write(&a.output, &book.to_bytes())
         .map_err(|e| format!("cannot write {}: {e}", a.output.display()))?;
     let _ = writeln!(err);
     println!(

@@ -7,7 +7,6 @@
 //! own rook (e1h1, e1a1, e8h8, e8a8).
 
 use std::fmt;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::board::Position;
@@ -162,7 +161,7 @@ impl Book {
 
     /// Writes the book to `path` atomically.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        write_atomic(path, &self.to_bytes())
+        crate::atomic_file::write(path, &self.to_bytes())
     }
 }
 
@@ -185,38 +184,6 @@ pub fn parse(bytes: &[u8], name: &str) -> Result<Vec<Entry>, BookError> {
         });
     }
     Ok(entries)
-}
-
-/// Replaces `path` with `bytes` so that a reader (or a crash, or `kill -9`) sees either the old
-/// file or the new one whole: write a temporary file beside it, flush it to disk, rename it
-/// over the old one, then flush the folder so the rename itself survives a power cut.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "book.bin".into());
-    // The process id keeps two engines that update one book from sharing a temporary file.
-    let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)?;
-        if let Ok(d) = std::fs::File::open(&dir) {
-            // Not every platform can sync a folder; the rename is done either way.
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 /// The stored form of a legal move of `pos`.

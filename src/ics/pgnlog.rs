@@ -54,7 +54,7 @@ pub fn save(
     }
     let mut buf = Vec::new();
     write_game(&mut buf, tags, start, moves, result)?;
-    crate::book::reader::write_atomic(&path, &buf)?;
+    crate::atomic_file::write(&path, &buf)?;
     Ok(path)
 }
 

@@ -155,11 +155,11 @@ fn extract_game(
 /// Runs the extraction; progress and bad games go to `log`.
 pub fn extract(args: &ExtractArgs, log: &mut impl Write) -> Result<Summary, String> {
     let started = Instant::now();
-    let tmp = temp_path(&args.output);
+    let tmp = crate::atomic_file::temp_path(&args.output);
     let result = extract_to(args, &tmp, log, started);
     match result {
         Ok(summary) => {
-            std::fs::rename(&tmp, &args.output).map_err(|e| {
+            crate::atomic_file::commit(&tmp, &args.output).map_err(|e| {
                 let _ = std::fs::remove_file(&tmp);
                 format!(
                     "cannot rename {} to {}: {e}",
@@ -187,13 +187,6 @@ pub fn extract(args: &ExtractArgs, log: &mut impl Write) -> Result<Summary, Stri
             Err(e)
         }
     }
-}
-
-/// A name beside the output, so the final rename stays on one file system.
-fn temp_path(output: &Path) -> PathBuf {
-    let mut name = output.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp{}", std::process::id()));
-    output.with_file_name(name)
 }
 
 fn extract_to(

@@ -439,7 +439,7 @@ pub fn run(args: &TuneArgs) -> ExitCode {
             format!("E train {train0:.6} -> {train1:.6}, validation {valid0:.6} -> {valid1:.6}."),
         ];
         let text = source::weights_source(&to_params(&w), &header);
-        if let Err(e) = crate::book::reader::write_atomic(out, text.as_bytes()) {
+        if let Err(e) = crate::atomic_file::write(out, text.as_bytes()) {
             eprintln!("error: {}: {e}", out.display());
             return ExitCode::FAILURE;
         }
