@@ -391,7 +391,7 @@ fn run_search(args: &SearchArgs) -> ExitCode {
     // The same `info` and `bestmove` lines the UCI protocol prints.
     let r = engine.search(&pos, &limits, &control, &mut |rep: &Report| {
         if let Report::Iteration(it) = rep {
-            println!("{}", uci::info_line(it, false));
+            println!("{}", uci::info_line(it, &None));
         }
     });
     println!("{}", uci::bestmove_line(&r));

@@ -369,6 +369,16 @@ pub fn run(args: &WdlFitArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The fixed curve `UCI_ShowWDL` used before the model (a baseline): the win chance per mille
+/// is `1 / (1 + exp((200 − score) / 80))`, the loss chance the same for `−score`, and the
+/// draw chance the rest.
+pub fn old_curve(score: i32) -> (u32, u32, u32) {
+    let p = |s: f64| 1.0 / (1.0 + ((200.0 - s) / 80.0).exp());
+    let w = (p(score as f64) * 1000.0).round() as u32;
+    let l = (p(-(score as f64)) * 1000.0).round() as u32;
+    (w, 1000u32.saturating_sub(w + l), l)
+}
+
 /// Prints the log-loss table: the model against the baselines, on the validation positions.
 fn report(model: &Model, train: &[Row], valid: &[Row]) {
     let draw_rate =
@@ -388,7 +398,7 @@ fn report(model: &Model, train: &[Row], valid: &[Row]) {
     let k2 = logistic(&soft, [1.0], |_, _| {})[0];
     let old = |r: &Row| {
         // The old curve reports per mille; a 0 there is a probability under 0.0005.
-        let (w, d, l) = crate::protocol::uci::wdl(r.score.round() as i32);
+        let (w, d, l) = old_curve(r.score.round() as i32);
         let p = |x: u32| (x as f64).max(0.5) / 1000.0;
         (p(w), p(d), p(l))
     };
