@@ -42,6 +42,7 @@ pub mod smptest;
 pub mod suite;
 pub mod tune;
 pub mod types;
+pub mod wdl;
 
 pub use board::Position;
 pub use moves::{Move, MoveList};

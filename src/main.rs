@@ -44,6 +44,8 @@ enum Command {
     Book(squall::book::cli::BookArgs),
     /// Fit the evaluation weights to labelled positions (Texel's method: gradient or swarm).
     Tune(squall::tune::TuneArgs),
+    /// Fit the win/draw/loss model (UCI_ShowWDL, Contempt) to labelled positions.
+    WdlFit(squall::wdl::fit::WdlFitArgs),
     /// Self-play games at a fixed node budget, written as quiet positions labelled with the
     /// result (tuner input).
     Datagen(squall::datagen::DatagenArgs),
@@ -180,6 +182,7 @@ fn main() -> ExitCode {
         Some(Command::Suite(args)) => run_suite(args),
         Some(Command::Book(args)) => squall::book::cli::run(args),
         Some(Command::Tune(args)) => squall::tune::run(&args),
+        Some(Command::WdlFit(args)) => squall::wdl::fit::run(&args),
         Some(Command::Datagen(args)) => squall::datagen::run(&args),
         Some(Command::Extract(args)) => squall::pgn::extract::run(&args),
         Some(Command::Ics(args)) => squall::ics::main(&args),
@@ -388,7 +391,7 @@ fn run_search(args: &SearchArgs) -> ExitCode {
     // The same `info` and `bestmove` lines the UCI protocol prints.
     let r = engine.search(&pos, &limits, &control, &mut |rep: &Report| {
         if let Report::Iteration(it) = rep {
-            println!("{}", uci::info_line(it, false));
+            println!("{}", uci::info_line(it, &None));
         }
     });
     println!("{}", uci::bestmove_line(&r));

@@ -1,7 +1,9 @@
 //! Search behaviour: mates found with the right distance, draws by rule scored as draws, limits
 //! respected, and never an illegal move.
 
-use squall::search::{mate_in, Control, Engine, Limits, Report, SearchResult, MATE};
+use squall::search::{
+    mate_in, root_draw_score, Control, Engine, Limits, Report, SearchResult, MATE,
+};
 use squall::{Move, Position};
 
 fn pos(fen: &str) -> Position {
@@ -24,6 +26,12 @@ fn wac_positions(step: usize) -> Vec<(String, Position)> {
 
 fn search(p: &Position, limits: Limits) -> SearchResult {
     search_on(p, limits, 1)
+}
+
+fn search_with_contempt(p: &Position, limits: Limits, contempt: i32) -> SearchResult {
+    let mut e = Engine::new(8);
+    e.options.contempt = contempt;
+    e.search(p, &limits, &Control::new(false), &mut |_: &Report| {})
 }
 
 fn search_on(p: &Position, limits: Limits, threads: usize) -> SearchResult {
@@ -156,6 +164,32 @@ fn repetition_is_scored_as_a_draw() {
     let r = search(&p, Limits::depth(6));
     assert_eq!(r.best, p.parse_move("Kg1").unwrap());
     assert_eq!(r.score, 0);
+}
+
+#[test]
+fn contempt_prices_draws_for_the_root_side() {
+    let start = Position::startpos();
+    assert_eq!(root_draw_score(&start, 0), 0);
+    let (worse, better) = (root_draw_score(&start, 100), root_draw_score(&start, -100));
+    assert!(worse < 0 && better == -worse, "{worse} {better}");
+    // Every White move is a draw by the fifty-move rule: the score is the draw's price.
+    let p = pos("6k1/8/8/8/8/8/3q4/K7 w - - 99 80");
+    for c in [0, 200, -200] {
+        let r = search_with_contempt(&p, Limits::depth(6), c);
+        assert_eq!(r.score, root_draw_score(&p, c), "contempt {c}");
+    }
+    // Black can repeat the start position a third time (Ng8) or play on a little better: a
+    // draw is taken only when contempt makes it worth more than playing on.
+    let mut p = Position::startpos();
+    for m in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"] {
+        let mv = p.parse_move(m).expect("scripted move is legal");
+        p.make(mv);
+    }
+    let draw = p.parse_move("Ng8").unwrap();
+    assert_ne!(search_with_contempt(&p, Limits::depth(6), 0).best, draw);
+    let r = search_with_contempt(&p, Limits::depth(6), -400);
+    assert_eq!(r.best, draw);
+    assert_eq!(r.score, root_draw_score(&p, -400));
 }
 
 #[test]

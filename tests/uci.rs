@@ -45,6 +45,7 @@ fn handshake_lists_the_registry() {
         "option name MultiPV type spin default 1 min 1 max 256",
         "option name Move Overhead type spin default 30",
         "option name UCI_ShowWDL type check default false",
+        "option name Contempt type spin default 0 min -1000 max 1000",
         "option name UCI_AnalyseMode type check default false",
     ] {
         assert!(
@@ -243,6 +244,9 @@ fn bad_input_is_reported_and_changes_nothing() {
         "setoption name Nope value 1",
         "setoption Hash 1",
         "setoption name MultiPV value 999",
+        "setoption name Contempt value 1001",
+        "setoption name Contempt value -5000",
+        "setoption name Contempt value draw",
         "setoption name Ponder value maybe",
         "xyzzy",
         "debug sideways",

@@ -71,6 +71,7 @@ fn features_are_complete() {
         "option=\"MultiPV -spin 1 1 256\"",
         "option=\"Clear_Hash -button\"",
         "option=\"Move_Overhead -spin 30 0 5000\"",
+        "option=\"Contempt -spin 0 -1000 1000\"",
     ] {
         assert!(all.contains(f), "missing {f}");
     }

@@ -153,7 +153,10 @@ impl Console {
                             self.out.line(&uci::bestmove_line(&r));
                         }
                     }
-                    let rep = uci::reporter(self.out.clone(), self.settings.show_wdl);
+                    let rep = uci::reporter(
+                        self.out.clone(),
+                        uci::wdl_root(&self.pos, self.settings.show_wdl),
+                    );
                     self.worker
                         .start(&self.pos, limits, &mut self.settings, rep);
                 }

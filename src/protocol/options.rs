@@ -15,6 +15,8 @@ pub const MAX_THREADS: i64 = crate::search::MAX_THREADS as i64;
 pub const MAX_MULTIPV: i64 = 256;
 /// Largest move overhead, milliseconds.
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
+/// Largest contempt either way, pseudo-Elo.
+pub const MAX_CONTEMPT: i64 = 1000;
 
 /// Everything the options control, as the protocols keep it between searches.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,6 +27,8 @@ pub struct Settings {
     pub multipv: usize,
     pub move_overhead_ms: u64,
     pub show_wdl: bool,
+    /// Pseudo-Elo by which the engine expects to outscore its opponent (`Contempt`).
+    pub contempt: i32,
     pub analyse_mode: bool,
     /// `Clear Hash` was pressed (or a new game began): clear before the next search.
     pub clear_pending: bool,
@@ -41,6 +45,7 @@ impl Default for Settings {
             multipv: 1,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             show_wdl: false,
+            contempt: 0,
             analyse_mode: false,
             clear_pending: false,
             book: BookSettings::default(),
@@ -163,6 +168,16 @@ pub static REGISTRY: &[Spec] = &[
         default: "false",
         cecp: false,
         apply: |s, v| s.show_wdl = flag(v),
+    },
+    Spec {
+        name: "Contempt",
+        kind: Kind::Spin {
+            min: -MAX_CONTEMPT,
+            max: MAX_CONTEMPT,
+        },
+        default: "0",
+        cecp: true,
+        apply: |s, v| s.contempt = int(v) as i32,
     },
     Spec {
         name: "UCI_AnalyseMode",
@@ -331,6 +346,7 @@ pub fn current(spec: &Spec, s: &Settings) -> String {
         "MultiPV" => s.multipv.to_string(),
         "Move Overhead" => s.move_overhead_ms.to_string(),
         "UCI_ShowWDL" => s.show_wdl.to_string(),
+        "Contempt" => s.contempt.to_string(),
         "UCI_AnalyseMode" => s.analyse_mode.to_string(),
         "OwnBook" => s.book.own_book.to_string(),
         "Book File" => s.book.file.clone(),
@@ -474,6 +490,14 @@ mod tests {
         assert!(s.clear_pending);
         set(&mut s, "UCI_ShowWDL", Some("true")).unwrap();
         assert!(s.show_wdl);
+        let before = s.clone();
+        for bad in ["1001", "-1001", "x", ""] {
+            assert!(set(&mut s, "Contempt", Some(bad)).is_err(), "{bad}");
+        }
+        assert_eq!(s, before);
+        set(&mut s, "contempt", Some("-40")).unwrap();
+        assert_eq!(s.contempt, -40);
+        assert_eq!(current(find("Contempt").unwrap(), &s), "-40");
     }
 
     #[test]
@@ -482,6 +506,14 @@ mod tests {
         assert_eq!(
             uci_line(h),
             format!("option name Hash type spin default 64 min 1 max {MAX_HASH_MB}")
+        );
+        assert_eq!(
+            uci_line(find("Contempt").unwrap()),
+            "option name Contempt type spin default 0 min -1000 max 1000"
+        );
+        assert_eq!(
+            cecp_feature(find("Contempt").unwrap()),
+            "feature option=\"Contempt -spin 0 -1000 1000\""
         );
         let m = find("MultiPV").unwrap();
         assert_eq!(cecp_feature(m), "feature option=\"MultiPV -spin 1 1 256\"");

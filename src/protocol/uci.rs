@@ -15,22 +15,12 @@ use crate::types::Colour;
 pub const ENGINE_NAME: &str = "Squall";
 pub const AUTHOR: &str = "the Squall authors";
 
-/// Logistic win/draw/loss model (per mille) until the draw-model issue replaces it: the win
-/// chance is `1 / (1 + exp((WDL_MIDPOINT_CP - score) / WDL_SCALE_CP))`, the loss chance the
-/// same for `-score`, and the draw chance the rest.
-pub const WDL_MIDPOINT_CP: f64 = 200.0;
-pub const WDL_SCALE_CP: f64 = 80.0;
+/// What `UCI_ShowWDL` needs to turn a score into W/D/L: the root's features (`None`: no WDL).
+pub type WdlRoot = Option<crate::wdl::Features>;
 
-/// Win, draw and loss per mille for `score` (side to move's view).
-pub fn wdl(score: i32) -> (u32, u32, u32) {
-    if let Some(m) = mate_in(score) {
-        return if m > 0 { (1000, 0, 0) } else { (0, 0, 1000) };
-    }
-    let p = |s: f64| 1.0 / (1.0 + ((WDL_MIDPOINT_CP - s) / WDL_SCALE_CP).exp());
-    let w = (p(score as f64) * 1000.0).round() as u32;
-    let l = (p(-(score as f64)) * 1000.0).round() as u32;
-    let d = 1000u32.saturating_sub(w + l);
-    (w, d, l)
+/// The root features for `pos` when `show` (computed once per search, not per iteration).
+pub fn wdl_root(pos: &Position, show: bool) -> WdlRoot {
+    show.then(|| crate::wdl::Features::of(pos))
 }
 
 /// `cp 35` or `mate -3`.
@@ -42,17 +32,20 @@ pub fn score_text(score: i32) -> String {
 }
 
 /// One UCI `info` line for an iteration.
-pub fn info_line(it: &Iteration, show_wdl: bool) -> String {
+pub fn info_line(it: &Iteration, wdl: &WdlRoot) -> String {
     let bound = match it.bound {
         Bound::Exact => "",
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
     };
-    let wdl_text = if show_wdl {
-        let (w, d, l) = wdl(it.score);
-        format!(" wdl {w} {d} {l}")
-    } else {
-        String::new()
+    // The model is fitted on static scores of quiet positions; the root's features stand in
+    // for those of the position at the end of the PV (issue #17: cheap at the root).
+    let wdl_text = match wdl {
+        Some(f) => {
+            let (w, d, l) = crate::wdl::model().per_mille(f, it.score);
+            format!(" wdl {w} {d} {l}")
+        }
+        None => String::new(),
     };
     let pv: Vec<String> = it.pv.iter().map(|m| m.to_uci()).collect();
     format!(
@@ -70,9 +63,9 @@ pub fn info_line(it: &Iteration, show_wdl: bool) -> String {
 }
 
 /// The reporter that prints UCI `info` lines (and `currmove` after the first second).
-pub fn reporter(out: Out, show_wdl: bool) -> super::worker::Reporter {
+pub fn reporter(out: Out, wdl: WdlRoot) -> super::worker::Reporter {
     Box::new(move |r: &Report| match r {
-        Report::Iteration(it) => out.line(&info_line(it, show_wdl)),
+        Report::Iteration(it) => out.line(&info_line(it, &wdl)),
         Report::CurrMove { depth, mv, number } => out.line(&format!(
             "info depth {depth} currmove {mv} currmovenumber {number}"
         )),
@@ -341,7 +334,10 @@ impl Uci {
             return;
         }
         self.debug_note(&format!("limits {limits:?}"));
-        let rep = reporter(self.out.clone(), self.settings.show_wdl);
+        let rep = reporter(
+            self.out.clone(),
+            wdl_root(&self.pos, self.settings.show_wdl),
+        );
         self.worker
             .start(&self.pos, limits, &mut self.settings, rep);
     }
@@ -489,13 +485,42 @@ mod tests {
     }
 
     #[test]
-    fn wdl_is_sane() {
-        let (w, d, l) = wdl(0);
-        assert_eq!(w, l);
-        assert_eq!(w + d + l, 1000);
-        let (w, _, l) = wdl(400);
-        assert!(w > 800 && l < 10);
-        assert_eq!(wdl(crate::search::MATE - 5), (1000, 0, 0));
+    fn info_line_shows_the_model_wdl() {
+        let mut it = Iteration {
+            depth: 5,
+            seldepth: 7,
+            multipv: 1,
+            score: 0,
+            bound: Bound::Exact,
+            nodes: 100,
+            time_ms: 1,
+            nps: 100_000,
+            hashfull: 0,
+            pv: Vec::new(),
+        };
+        let pos = Position::startpos();
+        assert!(!info_line(&it, &wdl_root(&pos, false)).contains(" wdl "));
+        for (score, check) in [
+            (0, None),
+            (150, None),
+            (crate::search::MATE - 3, Some("wdl 1000 0 0")),
+        ] {
+            it.score = score;
+            let line = info_line(&it, &wdl_root(&pos, true));
+            let words: Vec<&str> = line.split(' ').collect();
+            let at = words.iter().position(|w| *w == "wdl").expect("a wdl field");
+            let n: Vec<u32> = words[at + 1..at + 4]
+                .iter()
+                .map(|w| w.parse().unwrap())
+                .collect();
+            assert_eq!(n.iter().sum::<u32>(), 1000, "{line}");
+            if let Some(c) = check {
+                assert!(line.contains(c), "{line}");
+            }
+            if score == 0 {
+                assert_eq!(n[0], n[2]);
+            }
+        }
     }
 
     #[test]

@@ -69,6 +69,7 @@ impl Worker {
         engine.options.multipv = settings.multipv.max(1);
         engine.options.threads = settings.threads.max(1);
         engine.options.move_overhead_ms = settings.move_overhead_ms;
+        engine.options.contempt = settings.contempt;
     }
 
     /// The idle engine (None while a search runs).

@@ -121,6 +121,17 @@ pub fn mate_in(score: i32) -> Option<i32> {
 /// Most search threads (the `Threads` option's maximum).
 pub const MAX_THREADS: usize = 256;
 
+/// The score of a draw for the side to move at the root under `contempt` pseudo-Elo: minus
+/// the centipawn equivalent, by the WDL model in this position, of expecting to outscore the
+/// opponent by that much. Zero without contempt.
+pub fn root_draw_score(pos: &Position, contempt: i32) -> i32 {
+    if contempt == 0 {
+        return 0;
+    }
+    let f = crate::wdl::Features::of(pos);
+    -crate::wdl::model().contempt_cp(&f, contempt as f64)
+}
+
 /// Settings that persist between searches.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -131,6 +142,9 @@ pub struct Options {
     /// main thread's move ordering is better without updates from distant subtrees mixed in
     /// (smp-test, see the README).
     pub share_history: bool,
+    /// Pseudo-Elo by which the side to move at the root expects to outscore its opponent: a
+    /// draw is worth the WDL model's score of that edge less to it (and more to the opponent).
+    pub contempt: i32,
 }
 
 impl Default for Options {
@@ -140,6 +154,7 @@ impl Default for Options {
             move_overhead_ms: time::DEFAULT_MOVE_OVERHEAD_MS,
             threads: 1,
             share_history: false,
+            contempt: 0,
         }
     }
 }
@@ -235,12 +250,14 @@ impl Engine {
         tt.new_search();
         tt.take_waits();
         let shared_history = self.options.share_history.then(|| self.history.clone());
-        let job = Arc::new(Job::new(
+        let mut job = Job::new(
             self.tt.clone(),
             shared_history,
             self.pool.helpers() + 1,
             self.clear_epoch,
-        ));
+        );
+        job.root_draw = root_draw_score(pos, self.options.contempt);
+        let job = Arc::new(job);
         self.pool.start(&job);
         let mut result = {
             let mut s = Search::new(

@@ -107,6 +107,8 @@ pub struct Tree<'a> {
     split: Option<Arc<SplitPoint>>,
     /// Split points this thread owns on its stack.
     splits_owned: usize,
+    /// A draw's score for the root's side to move (contempt); `draw_score` flips it by ply.
+    root_draw: i32,
 }
 
 /// What became of one move of a node's move loop.
@@ -527,6 +529,7 @@ impl<'a> Tree<'a> {
             moves: [Move::NONE; MAX_PLY + 2],
             split: None,
             splits_owned: 0,
+            root_draw: job.root_draw,
         }
     }
 
@@ -645,7 +648,7 @@ impl<'a> Tree<'a> {
             return Some(0);
         }
         if self.pos.is_repetition(ply) || self.pos.is_fifty_move_draw() {
-            return Some(DRAW);
+            return Some(self.draw_score(ply));
         }
         if ply >= MAX_PLY - 1 {
             return Some(if self.pos.in_check() {
@@ -655,6 +658,17 @@ impl<'a> Tree<'a> {
             });
         }
         None
+    }
+
+    /// A draw's score for the side to move at `ply`: the root side's at even plies, the
+    /// opponent's (the negation) at odd ones. `DRAW` without contempt.
+    #[inline]
+    fn draw_score(&self, ply: usize) -> i32 {
+        if ply.is_multiple_of(2) {
+            self.root_draw
+        } else {
+            -self.root_draw
+        }
     }
 
     /// The hash move of a probe, when it fits this position.
@@ -706,7 +720,7 @@ impl<'a> Tree<'a> {
         // score. Only proven draws: known wins and drawish scales are estimates. The root never
         // comes here (it must still choose a move).
         if crate::eval::endgame::proven_draw(&self.pos) {
-            return DRAW;
+            return self.draw_score(ply);
         }
 
         let key = self.pos.key();
@@ -916,7 +930,11 @@ impl<'a> Tree<'a> {
         }
 
         if legal == 0 {
-            return if in_check { -MATE + ply as i32 } else { DRAW };
+            return if in_check {
+                -MATE + ply as i32
+            } else {
+                self.draw_score(ply)
+            };
         }
         if searched == 0 {
             // Every legal move was pruned: the node is worth no more than alpha.

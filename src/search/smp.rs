@@ -175,6 +175,8 @@ pub struct Job {
     pub idle_us: CachePadded<AtomicU64>,
     /// History and pawn hash of the helpers must be cleared before this search (a new game).
     pub clear_epoch: u64,
+    /// The score of a draw for the side to move at the root (contempt; `DRAW` without).
+    pub root_draw: i32,
 }
 
 impl Job {
@@ -201,6 +203,7 @@ impl Job {
             split_cutoffs: CachePadded::new(AtomicU64::new(0)),
             idle_us: CachePadded::new(AtomicU64::new(0)),
             clear_epoch,
+            root_draw: 0,
         }
     }
 
