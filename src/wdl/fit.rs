@@ -360,7 +360,7 @@ pub fn run(args: &WdlFitArgs) -> ExitCode {
                 .join(", ")
         );
         let text = to_source(&model, &note);
-        if let Err(e) = crate::book::reader::write_atomic(out, text.as_bytes()) {
+        if let Err(e) = crate::atomic_file::write(out, text.as_bytes()) {
             eprintln!("error: writing {}: {e}", out.display());
             return ExitCode::FAILURE;
         }
