@@ -111,6 +111,11 @@ impl TimeManager {
         self.stretch = stretch.min(MAX_STRETCH);
     }
 
+    /// Time left before the hard deadline (None: no deadline).
+    pub fn hard_remaining(&self) -> Option<Duration> {
+        self.hard.map(|h| h.saturating_sub(self.start.elapsed()))
+    }
+
     pub fn has_deadline(&self) -> bool {
         self.hard.is_some()
     }
