@@ -71,6 +71,8 @@ pub struct MainCtl<'a> {
     /// Most nodes a second (the strength limit), counted from `throttle_start`.
     nps_limit: Option<u64>,
     throttle_start: Instant,
+    /// The node rate has held the search back (it slept) at least once.
+    throttled: bool,
 }
 
 impl MainCtl<'_> {
@@ -90,6 +92,7 @@ impl MainCtl<'_> {
             }
         }
         if nap > 0 {
+            self.throttled = true;
             std::thread::sleep(std::time::Duration::from_micros(nap));
         }
     }
@@ -594,6 +597,7 @@ impl<'a> Tree<'a> {
             pondering: limits.ponder,
             nps_limit: options.nps_limit,
             throttle_start: Instant::now(),
+            throttled: false,
         };
         let mut tree = Tree::new(0, job, eval, history, Some(ctl));
         if options.nps_limit.is_some() {
@@ -636,11 +640,12 @@ impl<'a> Tree<'a> {
                     ctl.tm.restart();
                 }
                 // Iteration 1 always completes, so there is always a searched move to play.
-                // Under a node rate the soft deadline ends the search too: the slow search
-                // would otherwise run every move into the hard deadline and drain the clock.
+                // Once the node rate has held it back, the soft deadline ends the search too:
+                // the slow search would otherwise run every move into the hard deadline and
+                // drain the clock.
                 !ctl.pondering
                     && root_depth > 1
-                    && (ctl.tm.hard_expired() || (ctl.nps_limit.is_some() && ctl.tm.soft_expired()))
+                    && (ctl.tm.hard_expired() || (ctl.throttled && ctl.tm.soft_expired()))
             };
         if !stop {
             if let Some(nps) = ctl.nps_limit {
