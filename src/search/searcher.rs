@@ -640,12 +640,14 @@ impl<'a> Tree<'a> {
                     ctl.tm.restart();
                 }
                 // Iteration 1 always completes, so there is always a searched move to play.
-                // Once the node rate has held it back, the soft deadline ends the search too:
-                // the slow search would otherwise run every move into the hard deadline and
-                // drain the clock.
+                // Once the node rate has held it back, a stretch of the soft deadline ends the
+                // search too: the slow search would otherwise run every move into the hard
+                // deadline and drain the clock.
                 !ctl.pondering
                     && root_depth > 1
-                    && (ctl.tm.hard_expired() || (ctl.throttled && ctl.tm.soft_expired()))
+                    && (ctl.tm.hard_expired()
+                        || (ctl.throttled
+                            && ctl.tm.soft_expired_scaled(strength::THROTTLED_SOFT_SHARE)))
             };
         if !stop {
             if let Some(nps) = ctl.nps_limit {

@@ -3,8 +3,9 @@
 //!
 //! Three handicaps, all driven by `Level::new(elo)`:
 //! - a node rate: the main thread sleeps so that it searches at most `nps` nodes a second,
-//!   and under the clock it also stops at the soft deadline (never later than normal), so it
-//!   reaches a shallower depth in the same or less time, and never loses on time;
+//!   and under the clock, once slowed, it also stops at 1.5 times the soft deadline (never
+//!   past the hard one), so it reaches a shallower depth in a normal time and never loses on
+//!   time;
 //! - knowledge removed band by band: below each band's Elo, a group of evaluation terms is
 //!   zeroed (tactical threats go first, passed pawns last), so the weak levels misjudge
 //!   positions the way beginners do, while material and piece placement remain;
@@ -94,6 +95,11 @@ const KNOWLEDGE_BANDS: &[(u32, Knowledge)] = &[
 pub const THROTTLE_MIN_SLEEP_US: u64 = 1_000;
 /// Longest single sleep, so `stop` and `ponderhit` are answered at once.
 pub const THROTTLE_MAX_SLEEP_US: u64 = 10_000;
+/// A search slowed by the node rate stops at this share (per mille) of its soft deadline,
+/// capped by the hard one: it cannot finish an iteration near the soft deadline as a full-speed
+/// search would, so it is given a little more, like a player who thinks slowly (stopping at
+/// the soft deadline, level 1500 spent about 0.1 s a move at 3+0.03).
+pub const THROTTLED_SOFT_SHARE: u64 = 1500;
 /// Nodes between polls under a node rate (`POLL_MASK` + 1 would be 2 s at 1000 nps).
 pub const THROTTLE_POLL_MASK: u64 = 15;
 

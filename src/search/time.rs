@@ -95,8 +95,13 @@ impl TimeManager {
 
     /// Past the (stretched) soft deadline: do not start another iteration.
     pub fn soft_expired(&self) -> bool {
+        self.soft_expired_scaled(1000)
+    }
+
+    /// Past `per_mille` of the (stretched) soft deadline.
+    pub fn soft_expired_scaled(&self, per_mille: u64) -> bool {
         self.soft.is_some_and(|s| {
-            let stretched = s.as_micros() as u64 * self.stretch / 1000;
+            let stretched = s.as_micros() as u64 * self.stretch / 1000 * per_mille / 1000;
             self.start.elapsed().as_micros() as u64 >= stretched
         })
     }
