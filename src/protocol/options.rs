@@ -6,6 +6,7 @@
 use std::fmt;
 
 use crate::book::{BookSettings, Variety, MAX_BOOK_DEPTH};
+use crate::search::strength::{DEFAULT_ELO, MAX_ELO, MIN_ELO};
 use crate::search::time::DEFAULT_MOVE_OVERHEAD_MS;
 use crate::search::tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
 
@@ -17,6 +18,8 @@ pub const MAX_MULTIPV: i64 = 256;
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 5000;
 /// Largest contempt either way, pseudo-Elo.
 pub const MAX_CONTEMPT: i64 = 1000;
+/// Largest `Strength Seed` (GUIs keep spin values in 32 bits).
+pub const MAX_STRENGTH_SEED: i64 = i32::MAX as i64;
 
 /// Everything the options control, as the protocols keep it between searches.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +37,12 @@ pub struct Settings {
     pub clear_pending: bool,
     /// `OwnBook`, `Book File`, `Book Depth`, `Book Variety`, `Book Learning`.
     pub book: BookSettings,
+    /// `UCI_LimitStrength`: play at `elo` rather than full strength.
+    pub limit_strength: bool,
+    /// `UCI_Elo`.
+    pub elo: u32,
+    /// `Strength Seed`: the strength limit's random choices (0: from the clock).
+    pub strength_seed: u64,
 }
 
 impl Default for Settings {
@@ -49,6 +58,9 @@ impl Default for Settings {
             analyse_mode: false,
             clear_pending: false,
             book: BookSettings::default(),
+            limit_strength: false,
+            elo: DEFAULT_ELO,
+            strength_seed: 0,
         }
     }
 }
@@ -224,6 +236,33 @@ pub static REGISTRY: &[Spec] = &[
         cecp: true,
         apply: |s, v| s.book.learning = flag(v),
     },
+    Spec {
+        name: "UCI_LimitStrength",
+        kind: Kind::Check,
+        default: "false",
+        cecp: true,
+        apply: |s, v| s.limit_strength = flag(v),
+    },
+    Spec {
+        name: "UCI_Elo",
+        kind: Kind::Spin {
+            min: MIN_ELO as i64,
+            max: MAX_ELO as i64,
+        },
+        default: "1500",
+        cecp: true,
+        apply: |s, v| s.elo = int(v) as u32,
+    },
+    Spec {
+        name: "Strength Seed",
+        kind: Kind::Spin {
+            min: 0,
+            max: MAX_STRENGTH_SEED,
+        },
+        default: "0",
+        cecp: true,
+        apply: |s, v| s.strength_seed = int(v) as u64,
+    },
 ];
 
 /// Why an option could not be set.
@@ -353,6 +392,9 @@ pub fn current(spec: &Spec, s: &Settings) -> String {
         "Book Depth" => s.book.depth.to_string(),
         "Book Variety" => s.book.variety.name().to_string(),
         "Book Learning" => s.book.learning.to_string(),
+        "UCI_LimitStrength" => s.limit_strength.to_string(),
+        "UCI_Elo" => s.elo.to_string(),
+        "Strength Seed" => s.strength_seed.to_string(),
         _ => String::new(),
     }
 }
@@ -469,6 +511,45 @@ mod tests {
         assert_eq!(
             DEFAULT_MOVE_OVERHEAD_MS.to_string(),
             find("move overhead").unwrap().default
+        );
+        assert_eq!(DEFAULT_ELO.to_string(), find("UCI_Elo").unwrap().default);
+    }
+
+    #[test]
+    fn strength_options() {
+        let mut s = Settings::default();
+        assert!(!s.limit_strength);
+        for bad in ["999", "2401", "-5", "x", ""] {
+            assert!(set(&mut s, "UCI_Elo", Some(bad)).is_err(), "{bad}");
+        }
+        assert!(matches!(
+            set(&mut s, "UCI_Elo", Some("3000")),
+            Err(OptionError::OutOfRange {
+                min: 1000,
+                max: 2400,
+                ..
+            })
+        ));
+        assert!(set(&mut s, "UCI_LimitStrength", Some("perhaps")).is_err());
+        assert!(set(&mut s, "Strength Seed", Some("-1")).is_err());
+        assert_eq!(s, Settings::default());
+        set(&mut s, "uci_limitstrength", Some("true")).unwrap();
+        set(&mut s, "UCI_Elo", Some("1900")).unwrap();
+        set(&mut s, "Strength_Seed", Some("42")).unwrap();
+        assert!(s.limit_strength);
+        assert_eq!((s.elo, s.strength_seed), (1900, 42));
+        assert_eq!(current(find("UCI_Elo").unwrap(), &s), "1900");
+        assert_eq!(
+            uci_line(find("UCI_Elo").unwrap()),
+            "option name UCI_Elo type spin default 1500 min 1000 max 2400"
+        );
+        assert_eq!(
+            cecp_feature(find("UCI_LimitStrength").unwrap()),
+            "feature option=\"UCI_LimitStrength -check 0\""
+        );
+        assert_eq!(
+            cecp_feature(find("UCI_Elo").unwrap()),
+            "feature option=\"UCI_Elo -spin 1500 1000 2400\""
         );
     }
 

@@ -70,6 +70,8 @@ impl Worker {
         engine.options.threads = settings.threads.max(1);
         engine.options.move_overhead_ms = settings.move_overhead_ms;
         engine.options.contempt = settings.contempt;
+        engine.options.limit_elo = settings.limit_strength.then_some(settings.elo);
+        engine.options.strength_seed = settings.strength_seed;
     }
 
     /// The idle engine (None while a search runs).

@@ -12,6 +12,7 @@ pub mod params;
 pub mod picker;
 pub mod searcher;
 pub mod smp;
+pub mod strength;
 pub mod time;
 pub mod tt;
 
@@ -145,6 +146,12 @@ pub struct Options {
     /// Pseudo-Elo by which the side to move at the root expects to outscore its opponent: a
     /// draw is worth the WDL model's score of that edge less to it (and more to the opponent).
     pub contempt: i32,
+    /// `UCI_LimitStrength` with `UCI_Elo`: play at this level (None: full strength).
+    pub limit_elo: Option<u32>,
+    /// Seed of the strength limit's move choice (0: from the clock).
+    pub strength_seed: u64,
+    /// Most nodes a second; set by the strength limit for one search.
+    pub nps_limit: Option<u64>,
 }
 
 impl Default for Options {
@@ -155,6 +162,9 @@ impl Default for Options {
             threads: 1,
             share_history: false,
             contempt: 0,
+            limit_elo: None,
+            strength_seed: 0,
+            nps_limit: None,
         }
     }
 }
@@ -172,6 +182,8 @@ pub struct Engine {
     /// Bumped by `clear`, so helpers clear their own tables before the next search.
     clear_epoch: u64,
     smp_stats: SmpStats,
+    /// The strength limit's random generator and the full weights while weakened.
+    handicap: strength::Handicap,
     pub options: Options,
 }
 
@@ -190,6 +202,7 @@ impl Engine {
             pool: Pool::new(),
             clear_epoch: 0,
             smp_stats: SmpStats::default(),
+            handicap: strength::Handicap::new(),
             options: Options::default(),
         }
     }
@@ -219,6 +232,8 @@ impl Engine {
         self.evaluator.clear();
         self.history.clear();
         self.clear_epoch += 1;
+        // A new game replays a seeded strength limit's choices from the start.
+        self.handicap.reseed(self.options.strength_seed);
     }
 
     /// Parallel-search counters of the last search (all zero on one thread).
@@ -244,12 +259,25 @@ impl Engine {
         control: &Control,
         reporter: &mut dyn FnMut(&Report),
     ) -> SearchResult {
-        self.pool
-            .resize(self.options.threads.clamp(1, MAX_THREADS) - 1);
+        // The strength limit searches on one thread (the node rate is the main thread's),
+        // with enough lines to err among and its weakened weights.
+        let level = self.options.limit_elo.map(strength::Level::new);
+        self.handicap.prepare(
+            level.as_ref(),
+            self.options.strength_seed,
+            &mut self.evaluator,
+        );
+        let mut options = self.options.clone();
+        if let Some(l) = &level {
+            options.threads = 1;
+            options.multipv = options.multipv.max(l.candidates);
+            options.nps_limit = Some(l.nps);
+        }
+        self.pool.resize(options.threads.clamp(1, MAX_THREADS) - 1);
         let tt = self.tt_mut();
         tt.new_search();
         tt.take_waits();
-        let shared_history = self.options.share_history.then(|| self.history.clone());
+        let shared_history = options.share_history.then(|| self.history.clone());
         let mut job = Job::new(
             self.tt.clone(),
             shared_history,
@@ -259,18 +287,27 @@ impl Engine {
         job.root_draw = root_draw_score(pos, self.options.contempt);
         let job = Arc::new(job);
         self.pool.start(&job);
-        let mut result = {
+        let (mut result, candidates) = {
             let mut s = Search::new(
                 pos,
                 limits,
                 control,
-                &self.options,
+                &options,
                 &job,
                 &mut self.evaluator,
                 &self.history,
             );
-            s.run(reporter)
+            let r = s.run(reporter);
+            (r, s.candidates().to_vec())
         };
+        if let Some(l) = &level {
+            if !candidates.is_empty() {
+                let c = candidates[self.handicap.choose(l, &candidates)];
+                result.best = c.mv;
+                result.ponder = c.ponder;
+                result.score = c.score;
+            }
+        }
         // Every split point of the main thread is finished; release the helpers.
         job.abort.store(true, Ordering::Relaxed);
         job.done.store(true, Ordering::Release);

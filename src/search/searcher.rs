@@ -25,6 +25,7 @@ use super::limits::Limits;
 use super::params::*;
 use super::picker::Picker;
 use super::smp::{Job, NodeInfo, RootResult, SplitPoint, SplitState};
+use super::strength::{self, Candidate};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable, TtHit};
 use super::{Control, Iteration, Options, Report, SearchResult};
@@ -67,6 +68,34 @@ pub struct MainCtl<'a> {
     control: &'a Control,
     tm: TimeManager,
     pondering: bool,
+    /// Most nodes a second (the strength limit), counted from `throttle_start`.
+    nps_limit: Option<u64>,
+    throttle_start: Instant,
+    /// The node rate has held the search back (it slept) at least once.
+    throttled: bool,
+}
+
+impl MainCtl<'_> {
+    /// Sleeps while the search is ahead of `nps` nodes a second; never past the hard
+    /// deadline, and in short naps so that `stop` and `ponderhit` are seen at once.
+    fn throttle(&mut self, nodes: u64, nps: u64) {
+        let due_us = (nodes as u128 * 1_000_000 / nps.max(1) as u128) as u64;
+        let elapsed_us = self.throttle_start.elapsed().as_micros() as u64;
+        let mut nap = due_us.saturating_sub(elapsed_us);
+        if nap < strength::THROTTLE_MIN_SLEEP_US {
+            return;
+        }
+        nap = nap.min(strength::THROTTLE_MAX_SLEEP_US);
+        if !self.pondering {
+            if let Some(left) = self.tm.hard_remaining() {
+                nap = nap.min(left.as_micros() as u64);
+            }
+        }
+        if nap > 0 {
+            self.throttled = true;
+            std::thread::sleep(std::time::Duration::from_micros(nap));
+        }
+    }
 }
 
 /// The main thread's root driver.
@@ -78,6 +107,8 @@ pub struct Search<'a> {
     start: Instant,
     root_moves: Vec<RootMove>,
     best_move_changes: u32,
+    /// The lines of the last completed iteration, kept for the strength limit's move choice.
+    candidates: Vec<Candidate>,
 }
 
 /// A thread's search context.
@@ -109,6 +140,8 @@ pub struct Tree<'a> {
     splits_owned: usize,
     /// A draw's score for the root's side to move (contempt); `draw_score` flips it by ply.
     root_draw: i32,
+    /// Nodes between polls, minus one (finer under a node rate).
+    poll_mask: u64,
 }
 
 /// What became of one move of a node's move loop.
@@ -178,6 +211,7 @@ impl<'a> Search<'a> {
             start: Instant::now(),
             root_moves,
             best_move_changes: 0,
+            candidates: Vec::new(),
         }
     }
 
@@ -303,6 +337,16 @@ impl<'a> Search<'a> {
                 break;
             }
             completed = depth;
+            if self.options.limit_elo.is_some() {
+                self.candidates = self.root_moves[..multipv]
+                    .iter()
+                    .map(|rm| Candidate {
+                        mv: rm.mv,
+                        score: rm.score,
+                        ponder: rm.pv.get(1).copied().unwrap_or(Move::NONE),
+                    })
+                    .collect();
+            }
             for rm in self.root_moves.iter_mut() {
                 rm.prev_score = rm.score;
             }
@@ -350,6 +394,11 @@ impl<'a> Search<'a> {
             nodes: self.tree.nodes,
             time_ms: self.elapsed_ms(),
         }
+    }
+
+    /// The lines of the last completed iteration (filled only under the strength limit).
+    pub fn candidates(&self) -> &[Candidate] {
+        &self.candidates
     }
 
     /// In infinite or ponder mode the answer waits for `stop` (or the ponder hit).
@@ -530,6 +579,7 @@ impl<'a> Tree<'a> {
             split: None,
             splits_owned: 0,
             root_draw: job.root_draw,
+            poll_mask: POLL_MASK,
         }
     }
 
@@ -548,8 +598,15 @@ impl<'a> Tree<'a> {
             control,
             tm: TimeManager::new(limits, options.move_overhead_ms, forced),
             pondering: limits.ponder,
+            nps_limit: options.nps_limit,
+            throttle_start: Instant::now(),
+            throttled: false,
         };
-        Tree::new(0, job, eval, history, Some(ctl))
+        let mut tree = Tree::new(0, job, eval, history, Some(ctl));
+        if options.nps_limit.is_some() {
+            tree.poll_mask = strength::THROTTLE_POLL_MASK;
+        }
+        tree
     }
 
     /// A helper thread's context: it only works at split points.
@@ -586,8 +643,20 @@ impl<'a> Tree<'a> {
                     ctl.tm.restart();
                 }
                 // Iteration 1 always completes, so there is always a searched move to play.
-                !ctl.pondering && root_depth > 1 && ctl.tm.hard_expired()
+                // Once the node rate has held it back, a stretch of the soft deadline ends the
+                // search too: the slow search would otherwise run every move into the hard
+                // deadline and drain the clock.
+                !ctl.pondering
+                    && root_depth > 1
+                    && (ctl.tm.hard_expired()
+                        || (ctl.throttled
+                            && ctl.tm.soft_expired_scaled(strength::THROTTLED_SOFT_SHARE)))
             };
+        if !stop {
+            if let Some(nps) = ctl.nps_limit {
+                ctl.throttle(nodes + others, nps);
+            }
+        }
         if stop {
             self.stopped = true;
             self.job.abort.store(true, Ordering::Relaxed);
@@ -683,7 +752,7 @@ impl<'a> Tree<'a> {
     #[inline]
     fn count_node(&mut self, ply: usize) {
         self.nodes += 1;
-        if self.nodes & POLL_MASK == 0 {
+        if self.nodes & self.poll_mask == 0 {
             self.poll();
         }
         self.pv_len[ply] = ply;

@@ -95,8 +95,13 @@ impl TimeManager {
 
     /// Past the (stretched) soft deadline: do not start another iteration.
     pub fn soft_expired(&self) -> bool {
+        self.soft_expired_scaled(1000)
+    }
+
+    /// Past `per_mille` of the (stretched) soft deadline.
+    pub fn soft_expired_scaled(&self, per_mille: u64) -> bool {
         self.soft.is_some_and(|s| {
-            let stretched = s.as_micros() as u64 * self.stretch / 1000;
+            let stretched = s.as_micros() as u64 * self.stretch / 1000 * per_mille / 1000;
             self.start.elapsed().as_micros() as u64 >= stretched
         })
     }
@@ -109,6 +114,11 @@ impl TimeManager {
             stretch += FAIL_LOW_STRETCH;
         }
         self.stretch = stretch.min(MAX_STRETCH);
+    }
+
+    /// Time left before the hard deadline (None: no deadline).
+    pub fn hard_remaining(&self) -> Option<Duration> {
+        self.hard.map(|h| h.saturating_sub(self.start.elapsed()))
     }
 
     pub fn has_deadline(&self) -> bool {
