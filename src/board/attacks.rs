@@ -99,9 +99,14 @@ impl Position {
     /// Every piece of colour `by` attacking `sq` (x-rays not included).
     pub fn attackers(&self, sq: Square, by: Colour) -> SquareSet {
         let mut set = 0;
-        for &from in self.pawns(by) {
-            if attack_mask(from, sq) & piece_bit(self.board[from as usize]) != 0 {
-                set |= bit(from);
+        // Pawns: only the two squares diagonally behind `sq` (from `by`'s side) can hold an
+        // attacking pawn, which is cheaper than walking the pawn list.
+        let pawn = Piece::new(by, Kind::Pawn);
+        let back = -by.forward();
+        for side in [-1i16, 1] {
+            let from = sq as i16 + back + side;
+            if crate::types::on_board(from) && self.board[from as usize] == pawn {
+                set |= bit(from as Square);
             }
         }
         for &from in self.pieces(by) {
