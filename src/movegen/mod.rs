@@ -30,13 +30,50 @@ pub enum GenType {
 
 const ALL_SQUARES: SquareSet = u128::MAX;
 
+/// Where the generators put their moves: a `MoveList`, or a counter that keeps only the
+/// number of legal moves (perft's bulk count, which then never stores a move).
+pub trait MoveSink {
+    fn push(&mut self, m: Move);
+}
+
+impl MoveSink for MoveList {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+}
+
+/// Counts every move it is given (moves already known to be legal).
+struct Counter(u64);
+
+impl MoveSink for Counter {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
+/// Counts the legal moves it is given.
+struct LegalCounter<'a> {
+    pos: &'a Position,
+    ci: &'a CheckInfo,
+    count: u64,
+}
+
+impl MoveSink for LegalCounter<'_> {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        self.count += self.pos.is_legal(m, self.ci) as u64;
+    }
+}
+
 impl Position {
     /// Pseudo-legal moves of the given type for a side not in check.
     pub fn generate(&self, gen: GenType, list: &mut MoveList) {
         match gen {
-            GenType::Captures => self.gen_moves::<true, false>(ALL_SQUARES, true, list),
-            GenType::Quiets => self.gen_moves::<false, true>(ALL_SQUARES, true, list),
-            GenType::All => self.gen_moves::<true, true>(ALL_SQUARES, true, list),
+            GenType::Captures => self.gen_moves::<true, false, _>(ALL_SQUARES, true, list),
+            GenType::Quiets => self.gen_moves::<false, true, _>(ALL_SQUARES, true, list),
+            GenType::All => self.gen_moves::<true, true, _>(ALL_SQUARES, true, list),
         }
     }
 
@@ -48,7 +85,7 @@ impl Position {
         } else {
             ci.evasion_targets
         };
-        self.gen_moves::<true, true>(targets, false, list);
+        self.gen_moves::<true, true, _>(targets, false, list);
     }
 
     /// All legal moves.
@@ -60,6 +97,55 @@ impl Position {
             self.generate(GenType::All, list);
         }
         list.retain(|m| self.is_legal(m, &ci));
+    }
+
+    /// The number of legal moves, decided move by move as the generators produce them, without
+    /// storing them (perft's bulk count at depth 1).
+    pub fn count_legal(&self) -> u64 {
+        let ci = self.check_info();
+        let mut counter = LegalCounter {
+            pos: self,
+            ci: &ci,
+            count: 0,
+        };
+        if ci.checker_count > 0 {
+            let targets = if ci.checker_count >= 2 {
+                0
+            } else {
+                ci.evasion_targets
+            };
+            self.gen_moves::<true, true, _>(targets, false, &mut counter);
+            return counter.count;
+        }
+        // Not in check: a piece other than the king that is not pinned cannot expose the king,
+        // so its moves are counted without a legality test; pawns (en passant) and pinned
+        // pieces go through `is_legal`, and the king's moves through the attack test.
+        let us = self.side_to_move();
+        self.gen_pawn_moves::<true, true, _>(us, ALL_SQUARES, &mut counter);
+        let mut free = Counter(0);
+        for &from in self.pieces(us) {
+            let p = self.piece_at(from);
+            if ci.pinned & bit(from) != 0 {
+                self.gen_piece::<_>(p, from, &mut counter);
+            } else if p.is_kind(Kind::King) {
+                self.gen_leaper::<true, true, _>(p, from, &KING_DELTAS, ALL_SQUARES, &mut counter);
+                self.gen_castles(us, from, &mut counter);
+            } else {
+                self.gen_piece::<_>(p, from, &mut free);
+            }
+        }
+        counter.count + free.0
+    }
+
+    /// Every pseudo-legal move of the knight or slider `p` on `from`.
+    #[inline(always)]
+    fn gen_piece<S: MoveSink>(&self, p: Piece, from: Square, list: &mut S) {
+        match p.kind_index() {
+            2 => self.gen_leaper::<true, true, S>(p, from, &KNIGHT_DELTAS, ALL_SQUARES, list),
+            3 => self.gen_slider::<true, true, S>(p, from, &BISHOP_DIRS, ALL_SQUARES, list),
+            4 => self.gen_slider::<true, true, S>(p, from, &ROOK_DIRS, ALL_SQUARES, list),
+            _ => self.gen_slider::<true, true, S>(p, from, &QUEEN_DIRS, ALL_SQUARES, list),
+        }
     }
 
     /// Legal moves as a fresh list.
@@ -98,27 +184,31 @@ impl Position {
 
     /// The generator proper. `targets` restricts the destination of non-king moves (evasions);
     /// `castles` allows castling.
-    fn gen_moves<const CAPS: bool, const QUIETS: bool>(
+    fn gen_moves<const CAPS: bool, const QUIETS: bool, S: MoveSink>(
         &self,
         targets: SquareSet,
         castles: bool,
-        list: &mut MoveList,
+        list: &mut S,
     ) {
         let us = self.side_to_move();
-        self.gen_pawn_moves::<CAPS, QUIETS>(us, targets, list);
+        self.gen_pawn_moves::<CAPS, QUIETS, S>(us, targets, list);
         for &from in self.pieces(us) {
             let p = self.piece_at(from);
             match p.kind() {
                 Kind::Knight => {
-                    self.gen_leaper::<CAPS, QUIETS>(p, from, &KNIGHT_DELTAS, targets, list)
+                    self.gen_leaper::<CAPS, QUIETS, S>(p, from, &KNIGHT_DELTAS, targets, list)
                 }
                 Kind::Bishop => {
-                    self.gen_slider::<CAPS, QUIETS>(p, from, &BISHOP_DIRS, targets, list)
+                    self.gen_slider::<CAPS, QUIETS, S>(p, from, &BISHOP_DIRS, targets, list)
                 }
-                Kind::Rook => self.gen_slider::<CAPS, QUIETS>(p, from, &ROOK_DIRS, targets, list),
-                Kind::Queen => self.gen_slider::<CAPS, QUIETS>(p, from, &QUEEN_DIRS, targets, list),
+                Kind::Rook => {
+                    self.gen_slider::<CAPS, QUIETS, S>(p, from, &ROOK_DIRS, targets, list)
+                }
+                Kind::Queen => {
+                    self.gen_slider::<CAPS, QUIETS, S>(p, from, &QUEEN_DIRS, targets, list)
+                }
                 Kind::King => {
-                    self.gen_leaper::<CAPS, QUIETS>(p, from, &KING_DELTAS, ALL_SQUARES, list);
+                    self.gen_leaper::<CAPS, QUIETS, S>(p, from, &KING_DELTAS, ALL_SQUARES, list);
                     if QUIETS && castles {
                         self.gen_castles(us, from, list);
                     }
@@ -128,14 +218,14 @@ impl Position {
         }
     }
 
-    #[inline]
-    fn gen_leaper<const CAPS: bool, const QUIETS: bool>(
+    #[inline(always)]
+    fn gen_leaper<const CAPS: bool, const QUIETS: bool, S: MoveSink>(
         &self,
         p: Piece,
         from: Square,
         deltas: &[i16; 8],
         targets: SquareSet,
-        list: &mut MoveList,
+        list: &mut S,
     ) {
         let us = p.colour();
         for &d in deltas {
@@ -158,14 +248,14 @@ impl Position {
         }
     }
 
-    #[inline]
-    fn gen_slider<const CAPS: bool, const QUIETS: bool>(
+    #[inline(always)]
+    fn gen_slider<const CAPS: bool, const QUIETS: bool, S: MoveSink>(
         &self,
         p: Piece,
         from: Square,
         dirs: &[i16],
         targets: SquareSet,
-        list: &mut MoveList,
+        list: &mut S,
     ) {
         let us = p.colour();
         for &d in dirs {
@@ -188,7 +278,7 @@ impl Position {
         }
     }
 
-    fn gen_castles(&self, us: Colour, king: Square, list: &mut MoveList) {
+    fn gen_castles<S: MoveSink>(&self, us: Colour, king: Square, list: &mut S) {
         let (short, long) = match us {
             Colour::White => (WHITE_OO, WHITE_OOO),
             Colour::Black => (BLACK_OO, BLACK_OOO),
@@ -204,11 +294,11 @@ impl Position {
         }
     }
 
-    fn gen_pawn_moves<const CAPS: bool, const QUIETS: bool>(
+    fn gen_pawn_moves<const CAPS: bool, const QUIETS: bool, S: MoveSink>(
         &self,
         us: Colour,
         targets: SquareSet,
-        list: &mut MoveList,
+        list: &mut S,
     ) {
         let fwd = us.forward();
         let pawn = Piece::new(us, Kind::Pawn);
@@ -314,7 +404,7 @@ impl Position {
                 }
                 self.gen_castles(us, from, &mut list);
             } else {
-                self.gen_pawn_moves::<true, false>(us, ALL_SQUARES, &mut list);
+                self.gen_pawn_moves::<true, false, _>(us, ALL_SQUARES, &mut list);
             }
             return list.contains(m);
         }
