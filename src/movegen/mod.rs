@@ -121,8 +121,15 @@ impl Position {
         // so its moves are counted without a legality test; pawns (en passant) and pinned
         // pieces go through `is_legal`, and the king's moves through the attack test.
         let us = self.side_to_move();
-        self.gen_pawn_moves::<true, true, _>(us, ALL_SQUARES, &mut counter);
         let mut free = Counter(0);
+        for &from in self.pawns(us) {
+            if ci.pinned & bit(from) != 0 {
+                self.gen_pawn::<true, true, _>(us, from, ALL_SQUARES, &mut counter);
+            } else {
+                self.gen_pawn::<true, true, _>(us, from, ALL_SQUARES, &mut free);
+            }
+        }
+        self.gen_en_passant(us, ALL_SQUARES, &mut counter);
         for &from in self.pieces(us) {
             let p = self.piece_at(from);
             if ci.pinned & bit(from) != 0 {
@@ -300,76 +307,94 @@ impl Position {
         targets: SquareSet,
         list: &mut S,
     ) {
+        for &from in self.pawns(us) {
+            self.gen_pawn::<CAPS, QUIETS, S>(us, from, targets, list);
+        }
+        if CAPS {
+            self.gen_en_passant(us, targets, list);
+        }
+    }
+
+    /// The moves of the pawn on `from` other than en passant.
+    #[inline(always)]
+    fn gen_pawn<const CAPS: bool, const QUIETS: bool, S: MoveSink>(
+        &self,
+        us: Colour,
+        from: Square,
+        targets: SquareSet,
+        list: &mut S,
+    ) {
         let fwd = us.forward();
         let pawn = Piece::new(us, Kind::Pawn);
-        let last_rank_from = us.relative_rank(6);
-        let start_rank = us.relative_rank(1);
-        for &from in self.pawns(us) {
-            let promoting = rank_of(from) == last_rank_from;
-            let ahead = (from as i16 + fwd) as Square;
-            if CAPS {
-                for side in [-1i16, 1] {
-                    let t = ahead as i16 + side;
-                    if !on_board(t) {
-                        continue;
-                    }
-                    let to = t as Square;
-                    let q = self.piece_at(to);
-                    if q.is_some() && q.colour() != us && targets & bit(to) != 0 {
-                        let m = Move::new(from, to, pawn, q);
-                        if promoting {
-                            for k in Kind::PROMOTIONS {
-                                list.push(m.with_promotion(Piece::new(us, k)));
-                            }
-                        } else {
-                            list.push(m);
-                        }
-                    }
+        let promoting = rank_of(from) == us.relative_rank(6);
+        let ahead = (from as i16 + fwd) as Square;
+        if CAPS {
+            for side in [-1i16, 1] {
+                let t = ahead as i16 + side;
+                if !on_board(t) {
+                    continue;
                 }
-            }
-            if self.piece_at(ahead).is_some() {
-                continue;
-            }
-            let m = Move::new(from, ahead, pawn, Piece::NONE);
-            if promoting {
-                if targets & bit(ahead) != 0 {
-                    if CAPS {
-                        list.push(m.with_promotion(Piece::new(us, Kind::Queen)));
-                    }
-                    if QUIETS {
-                        for k in [Kind::Knight, Kind::Rook, Kind::Bishop] {
+                let to = t as Square;
+                let q = self.piece_at(to);
+                if q.is_some() && q.colour() != us && targets & bit(to) != 0 {
+                    let m = Move::new(from, to, pawn, q);
+                    if promoting {
+                        for k in Kind::PROMOTIONS {
                             list.push(m.with_promotion(Piece::new(us, k)));
                         }
-                    }
-                }
-            } else if QUIETS {
-                if targets & bit(ahead) != 0 {
-                    list.push(m);
-                }
-                if rank_of(from) == start_rank {
-                    let two = (ahead as i16 + fwd) as Square;
-                    if self.piece_at(two).is_none() && targets & bit(two) != 0 {
-                        list.push(
-                            Move::new(from, two, pawn, Piece::NONE).with_flag(FLAG_DOUBLE_PUSH),
-                        );
+                    } else {
+                        list.push(m);
                     }
                 }
             }
         }
-        let ep = self.ep_square();
-        if CAPS && ep != NO_SQUARE {
-            let captured_sq = (ep as i16 - fwd) as Square;
-            // In check, en passant helps only by removing the checking pawn (or by landing on
-            // a blocking square).
-            if targets & (bit(captured_sq) | bit(ep)) == 0 {
-                return;
-            }
-            let enemy = Piece::new(us.flip(), Kind::Pawn);
-            for side in [-1i16, 1] {
-                let f = captured_sq as i16 + side;
-                if on_board(f) && self.piece_at(f as Square) == pawn {
-                    list.push(Move::new(f as Square, ep, pawn, enemy).with_flag(FLAG_EN_PASSANT));
+        if self.piece_at(ahead).is_some() {
+            return;
+        }
+        let m = Move::new(from, ahead, pawn, Piece::NONE);
+        if promoting {
+            if targets & bit(ahead) != 0 {
+                if CAPS {
+                    list.push(m.with_promotion(Piece::new(us, Kind::Queen)));
                 }
+                if QUIETS {
+                    for k in [Kind::Knight, Kind::Rook, Kind::Bishop] {
+                        list.push(m.with_promotion(Piece::new(us, k)));
+                    }
+                }
+            }
+        } else if QUIETS {
+            if targets & bit(ahead) != 0 {
+                list.push(m);
+            }
+            if rank_of(from) == us.relative_rank(1) {
+                let two = (ahead as i16 + fwd) as Square;
+                if self.piece_at(two).is_none() && targets & bit(two) != 0 {
+                    list.push(Move::new(from, two, pawn, Piece::NONE).with_flag(FLAG_DOUBLE_PUSH));
+                }
+            }
+        }
+    }
+
+    /// En-passant captures, if any.
+    #[inline]
+    fn gen_en_passant<S: MoveSink>(&self, us: Colour, targets: SquareSet, list: &mut S) {
+        let ep = self.ep_square();
+        if ep == NO_SQUARE {
+            return;
+        }
+        let pawn = Piece::new(us, Kind::Pawn);
+        let captured_sq = (ep as i16 - us.forward()) as Square;
+        // In check, en passant helps only by removing the checking pawn (or by landing on
+        // a blocking square).
+        if targets & (bit(captured_sq) | bit(ep)) == 0 {
+            return;
+        }
+        let enemy = Piece::new(us.flip(), Kind::Pawn);
+        for side in [-1i16, 1] {
+            let f = captured_sq as i16 + side;
+            if on_board(f) && self.piece_at(f as Square) == pawn {
+                list.push(Move::new(f as Square, ep, pawn, enemy).with_flag(FLAG_EN_PASSANT));
             }
         }
     }
