@@ -29,7 +29,7 @@ impl Position {
         debug_assert!(d != 0);
         let mut sq = from as i16 + d;
         while sq != to as i16 {
-            if self.board[sq as usize].is_some() {
+            if self.piece_at(sq as Square).is_some() {
                 return false;
             }
             sq += d;
@@ -51,7 +51,7 @@ impl Position {
         let mut sq = from as i16 + d;
         while sq != to as i16 {
             let s = sq as Square;
-            if s == filled || (self.board[s as usize].is_some() && vacated & bit(s) == 0) {
+            if s == filled || (self.piece_at(s).is_some() && vacated & bit(s) == 0) {
                 return false;
             }
             sq += d;
@@ -79,13 +79,13 @@ impl Position {
         let back = -by.forward();
         for side in [-1i16, 1] {
             let from = sq as i16 + back + side;
-            if crate::types::on_board(from) && self.board[from as usize] == pawn {
+            if crate::types::on_board(from) && self.piece_at(from as Square) == pawn {
                 return true;
             }
         }
         let vacated = if ignore == NO_SQUARE { 0 } else { bit(ignore) };
         for &from in self.pieces(by) {
-            let p = self.board[from as usize];
+            let p = self.piece_at(from);
             let m = attack_mask(from, sq) & piece_bit(p);
             if m != 0
                 && (m & SLIDER_BITS == 0 || self.path_clear_after(from, sq, vacated, NO_SQUARE))
@@ -105,12 +105,12 @@ impl Position {
         let back = -by.forward();
         for side in [-1i16, 1] {
             let from = sq as i16 + back + side;
-            if crate::types::on_board(from) && self.board[from as usize] == pawn {
+            if crate::types::on_board(from) && self.piece_at(from as Square) == pawn {
                 set |= bit(from as Square);
             }
         }
         for &from in self.pieces(by) {
-            if self.piece_attacks(self.board[from as usize], from, sq) {
+            if self.piece_attacks(self.piece_at(from), from, sq) {
                 set |= bit(from);
             }
         }
@@ -128,12 +128,12 @@ impl Position {
         let ksq = self.king(c);
         let mut pinned = 0;
         for &from in self.pieces(c.flip()) {
-            let p = self.board[from as usize];
+            let p = self.piece_at(from);
             if attack_mask(from, ksq) & piece_bit(p) & SLIDER_BITS == 0 {
                 continue;
             }
             if let Some(sq) = self.single_blocker(ksq, from) {
-                if self.board[sq as usize].colour() == c {
+                if self.piece_at(sq).colour() == c {
                     pinned |= bit(sq);
                 }
             }
@@ -147,7 +147,7 @@ impl Position {
         let mut sq = a as i16 + d;
         let mut found = None;
         while sq != b as i16 {
-            if self.board[sq as usize].is_some() {
+            if self.piece_at(sq as Square).is_some() {
                 if found.is_some() {
                     return None;
                 }
@@ -169,7 +169,7 @@ impl Position {
             let csq = checkers.trailing_zeros() as Square;
             evasion_targets = checkers;
             let d = step(king, csq);
-            if d != 0 && self.board[csq as usize].kind_index() >= Kind::Bishop as u8 {
+            if d != 0 && self.piece_at(csq).kind_index() >= Kind::Bishop as u8 {
                 let mut sq = king as i16 + d;
                 while sq != csq as i16 {
                     evasion_targets |= bit(sq as Square);
@@ -196,14 +196,13 @@ impl Position {
         let captured_sq = (m.to() as i16 - us.forward()) as Square;
         let vacated = bit(m.from()) | bit(captured_sq);
         for &from in self.pawns(them) {
-            if from != captured_sq
-                && attack_mask(from, king) & piece_bit(self.board[from as usize]) != 0
+            if from != captured_sq && attack_mask(from, king) & piece_bit(self.piece_at(from)) != 0
             {
                 return true;
             }
         }
         for &from in self.pieces(them) {
-            let p = self.board[from as usize];
+            let p = self.piece_at(from);
             let mask = attack_mask(from, king) & piece_bit(p);
             if mask != 0
                 && (mask & SLIDER_BITS == 0 || self.path_clear_after(from, king, vacated, m.to()))
@@ -282,7 +281,7 @@ impl Position {
             if s == filled {
                 return false;
             }
-            let p = self.board[s as usize];
+            let p = self.piece_at(s);
             if p.is_some() && vacated & bit(s) == 0 {
                 return p.colour() == us && attack_mask(s, ksq) & piece_bit(p) & SLIDER_BITS != 0;
             }

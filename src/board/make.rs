@@ -75,7 +75,7 @@ impl Position {
                     let enemy_pawn = Piece::new(them, Kind::Pawn);
                     let beside = |d: i16| {
                         let s = to as i16 + d;
-                        crate::types::on_board(s) && self.board[s as usize] == enemy_pawn
+                        crate::types::on_board(s) && self.piece_at(s as Square) == enemy_pawn
                     };
                     if beside(-1) || beside(1) {
                         self.ep = (from as i16 + us.forward()) as Square;

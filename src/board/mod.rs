@@ -128,7 +128,9 @@ impl Position {
 
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Piece {
-        self.board[sq as usize]
+        // The mask keeps the index in the 128-square array without a bounds check; for a board
+        // square it changes nothing (and `NO_SQUARE` reads an off-board, always empty, square).
+        self.board[(sq & 0x7f) as usize]
     }
 
     #[inline]
