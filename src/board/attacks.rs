@@ -2,7 +2,7 @@
 //! vector-delta tables: one table load says whether a piece *could* reach a square, and only
 //! sliders then walk the ray to see whether it is blocked.
 
-use super::geometry::{attack_mask, piece_bit, step, SLIDER_BITS};
+use super::geometry::{attack_mask, delta_index, piece_bit, step, NEAR_MASK, SLIDER_BITS};
 use super::Position;
 use crate::moves::Move;
 use crate::types::{bit, Colour, Kind, Piece, Square, SquareSet, NO_SQUARE};
@@ -94,6 +94,49 @@ impl Position {
             }
         }
         false
+    }
+
+    /// The pieces of colour `by` that could attack the king square `ksq` or a neighbour of it
+    /// (pawns aside), into `out`; returns how many. King moves then test only these.
+    pub(crate) fn near_king_pieces(
+        &self,
+        ksq: Square,
+        by: Colour,
+        out: &mut [Square; super::MAX_PIECES],
+    ) -> usize {
+        let mut n = 0;
+        for &from in self.pieces(by) {
+            if NEAR_MASK[delta_index(from, ksq)] & piece_bit(self.piece_at(from)) != 0 {
+                out[n] = from;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// `is_attacked_ignoring(sq, by, ignore)` for a square next to (or on) the king, with the
+    /// non-pawn attackers limited to `near` from `near_king_pieces`.
+    #[inline]
+    pub(crate) fn is_attacked_near(
+        &self,
+        sq: Square,
+        by: Colour,
+        ignore: Square,
+        near: &[Square],
+    ) -> bool {
+        let pawn = Piece::new(by, Kind::Pawn);
+        let back = -by.forward();
+        for side in [-1i16, 1] {
+            let from = sq as i16 + back + side;
+            if crate::types::on_board(from) && self.piece_at(from as Square) == pawn {
+                return true;
+            }
+        }
+        near.iter().any(|&from| {
+            let m = attack_mask(from, sq) & piece_bit(self.piece_at(from));
+            m != 0
+                && (m & SLIDER_BITS == 0 || self.path_clear_after(from, sq, bit(ignore), NO_SQUARE))
+        })
     }
 
     /// Every piece of colour `by` attacking `sq` (x-rays not included).

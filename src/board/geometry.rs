@@ -57,6 +57,27 @@ const fn build_tables() -> ([u8; 256], [i8; 256]) {
 
 const TABLES: ([u8; 256], [i8; 256]) = build_tables();
 
+/// `NEAR_MASK[ksq - from + 128]`: the attacker classes that can reach, from `from`, the square
+/// `ksq` or one of its eight neighbours on an empty board. A piece outside this set cannot attack
+/// any square a king on `ksq` might step to, so king-move tests can skip it.
+pub const NEAR_MASK: [u8; 256] = {
+    let mut near = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut k = 0;
+        while k < 9 {
+            let off = if k == 8 { 0 } else { KING_DELTAS[k] };
+            let j = i as i16 + off;
+            if j >= 0 && j < 256 {
+                near[i] |= TABLES.0[j as usize];
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    near
+};
+
 /// Which attacker classes can reach `to` from `from`: `ATTACK_MASK[to - from + 128]`.
 pub const ATTACK_MASK: [u8; 256] = TABLES.0;
 /// Unit step from `from` toward `to` along a queen line, or 0: `STEP[to - from + 128]`.

@@ -17,7 +17,7 @@ use crate::board::attacks::CheckInfo;
 use crate::board::geometry::{
     step, BISHOP_DIRS, KING_DELTAS, KNIGHT_DELTAS, QUEEN_DIRS, ROOK_DIRS,
 };
-use crate::board::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
+use crate::board::{Position, BLACK_OO, BLACK_OOO, MAX_PIECES, WHITE_OO, WHITE_OOO};
 use crate::moves::{Move, MoveList, FLAG_CASTLE, FLAG_DOUBLE_PUSH, FLAG_EN_PASSANT};
 use crate::types::{bit, on_board, rank_of, Colour, Kind, Piece, Square, SquareSet, NO_SQUARE};
 
@@ -50,6 +50,33 @@ impl MoveSink for Counter {
     #[inline(always)]
     fn push(&mut self, _: Move) {
         self.0 += 1;
+    }
+}
+
+/// Counts the king's steps to squares the enemy does not attack. At the first step it lists the
+/// enemy pieces that could attack a square next to the king (often the king has no step at all,
+/// and then the list is never made); each step is tested against those pieces only.
+struct KingStepCounter<'a> {
+    pos: &'a Position,
+    near: [Square; MAX_PIECES],
+    near_len: Option<usize>,
+    count: u64,
+}
+
+impl MoveSink for KingStepCounter<'_> {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        let them = self.pos.side_to_move().flip();
+        let n = match self.near_len {
+            Some(n) => n,
+            None => {
+                let n = self.pos.near_king_pieces(m.from(), them, &mut self.near);
+                self.near_len = Some(n);
+                n
+            }
+        };
+        let near = &self.near[..n];
+        self.count += !self.pos.is_attacked_near(m.to(), them, m.from(), near) as u64;
     }
 }
 
@@ -135,7 +162,14 @@ impl Position {
             if ci.pinned & bit(from) != 0 {
                 self.gen_piece::<_>(p, from, &mut counter);
             } else if p.is_kind(Kind::King) {
-                self.gen_leaper::<true, true, _>(p, from, &KING_DELTAS, ALL_SQUARES, &mut counter);
+                let mut steps = KingStepCounter {
+                    pos: self,
+                    near: [NO_SQUARE; MAX_PIECES],
+                    near_len: None,
+                    count: 0,
+                };
+                self.gen_leaper::<true, true, _>(p, from, &KING_DELTAS, ALL_SQUARES, &mut steps);
+                counter.count += steps.count;
                 self.gen_castles(us, from, &mut counter);
             } else {
                 self.gen_piece::<_>(p, from, &mut free);
