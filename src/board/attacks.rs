@@ -166,6 +166,54 @@ impl Position {
         self.attackers(self.king(us), us.flip()).count_ones() as u8
     }
 
+    /// Number of pieces giving check to the side to move right after `make` played `m`, found
+    /// from the move alone: the side that moved had not left the other king in check before, so
+    /// a check now comes either from the piece that arrived (on `to`, or the castling rook) or
+    /// from a slider behind a square the move vacated. Checkers are collected as a set, so a
+    /// slider seen both ways counts once. `count_checkers` (the full scan) must agree; debug
+    /// builds check it after every move.
+    pub(crate) fn checkers_after(&self, m: Move) -> u8 {
+        let them = self.side;
+        let us = them.flip();
+        let ksq = self.king(them);
+        let from = m.from();
+        let to = m.to();
+        let (arrived, vacated2) = if m.is_castle() {
+            let (rf, rt) = super::make::castle_rook_squares(to);
+            (rt, rf)
+        } else if m.is_en_passant() {
+            (to, (to as i16 - us.forward()) as Square)
+        } else {
+            (to, NO_SQUARE)
+        };
+        let mut set: SquareSet = 0;
+        if self.piece_attacks(self.piece_at(arrived), arrived, ksq) {
+            set |= bit(arrived);
+        }
+        for v in [from, vacated2] {
+            if v == NO_SQUARE {
+                continue;
+            }
+            let d = step(ksq, v);
+            if d == 0 {
+                continue;
+            }
+            let mut sq = ksq as i16 + d;
+            while crate::types::on_board(sq) {
+                let p = self.piece_at(sq as Square);
+                if p.is_some() {
+                    let s = sq as Square;
+                    if p.colour() == us && attack_mask(s, ksq) & piece_bit(p) & SLIDER_BITS != 0 {
+                        set |= bit(s);
+                    }
+                    break;
+                }
+                sq += d;
+            }
+        }
+        set.count_ones() as u8
+    }
+
     /// Pieces of colour `c` pinned against their own king.
     pub fn pinned(&self, c: Colour) -> SquareSet {
         let ksq = self.king(c);

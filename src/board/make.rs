@@ -96,7 +96,7 @@ impl Position {
         if us == Colour::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
-        self.checkers = self.count_checkers();
+        self.checkers = self.checkers_after(m);
         self.undo.push(st);
 
         #[cfg(debug_assertions)]
