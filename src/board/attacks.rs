@@ -253,7 +253,12 @@ impl Position {
     pub fn check_info(&self) -> CheckInfo {
         let us = self.side;
         let king = self.king(us);
-        let checkers = self.attackers(king, us.flip());
+        // The checker count is kept up to date by make; only in check is the scan needed.
+        let checkers = if self.checkers == 0 {
+            0
+        } else {
+            self.attackers(king, us.flip())
+        };
         let checker_count = checkers.count_ones() as u8;
         let mut evasion_targets = 0;
         if checker_count == 1 {
