@@ -170,6 +170,10 @@ struct PerftArgs {
     /// Threads sharing the root moves.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Make and unmake every leaf move instead of counting the last ply in bulk (measures
+    /// make/unmake as well as move generation; one thread, no --divide).
+    #[arg(long, conflicts_with_all = ["divide", "suite"])]
+    every_leaf: bool,
 }
 
 fn main() -> ExitCode {
@@ -215,7 +219,10 @@ fn run_perft(args: &PerftArgs) -> ExitCode {
         Err(code) => return code,
     };
     let start = Instant::now();
-    let total = if args.divide {
+    let total = if args.every_leaf {
+        let mut p = pos.clone();
+        perft::perft_every_leaf(&mut p, depth)
+    } else if args.divide {
         let rows = perft::divide(&pos, depth, threads);
         for (m, n) in &rows {
             println!("{m}: {n}");

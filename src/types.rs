@@ -218,7 +218,9 @@ pub const fn rank_of(sq: Square) -> u8 {
 
 #[inline]
 pub const fn on_board(sq: i16) -> bool {
-    sq >= 0 && sq < 128 && (sq & 0x88) == 0
+    // One test: a negative value has the high bits set, and 0..128 with bit 3 clear is exactly
+    // the board (0xff80 covers "not below 128", 0x08 the off-board files).
+    (sq as u16) & 0xff88 == 0
 }
 
 /// Maps a 0x88 square to 0..64 (a1 = 0, h8 = 63).

@@ -2,7 +2,7 @@
 //! vector-delta tables: one table load says whether a piece *could* reach a square, and only
 //! sliders then walk the ray to see whether it is blocked.
 
-use super::geometry::{attack_mask, piece_bit, step, SLIDER_BITS};
+use super::geometry::{attack_mask, delta_index, piece_bit, step, NEAR_MASK, SLIDER_BITS};
 use super::Position;
 use crate::moves::Move;
 use crate::types::{bit, Colour, Kind, Piece, Square, SquareSet, NO_SQUARE};
@@ -29,7 +29,7 @@ impl Position {
         debug_assert!(d != 0);
         let mut sq = from as i16 + d;
         while sq != to as i16 {
-            if self.board[sq as usize].is_some() {
+            if self.piece_at(sq as Square).is_some() {
                 return false;
             }
             sq += d;
@@ -51,7 +51,7 @@ impl Position {
         let mut sq = from as i16 + d;
         while sq != to as i16 {
             let s = sq as Square;
-            if s == filled || (self.board[s as usize].is_some() && vacated & bit(s) == 0) {
+            if s == filled || (self.piece_at(s).is_some() && vacated & bit(s) == 0) {
                 return false;
             }
             sq += d;
@@ -79,13 +79,13 @@ impl Position {
         let back = -by.forward();
         for side in [-1i16, 1] {
             let from = sq as i16 + back + side;
-            if crate::types::on_board(from) && self.board[from as usize] == pawn {
+            if crate::types::on_board(from) && self.piece_at(from as Square) == pawn {
                 return true;
             }
         }
         let vacated = if ignore == NO_SQUARE { 0 } else { bit(ignore) };
         for &from in self.pieces(by) {
-            let p = self.board[from as usize];
+            let p = self.piece_at(from);
             let m = attack_mask(from, sq) & piece_bit(p);
             if m != 0
                 && (m & SLIDER_BITS == 0 || self.path_clear_after(from, sq, vacated, NO_SQUARE))
@@ -96,16 +96,64 @@ impl Position {
         false
     }
 
+    /// The pieces of colour `by` that could attack the king square `ksq` or a neighbour of it
+    /// (pawns aside), into `out`; returns how many. King moves then test only these.
+    pub(crate) fn near_king_pieces(
+        &self,
+        ksq: Square,
+        by: Colour,
+        out: &mut [Square; super::MAX_PIECES],
+    ) -> usize {
+        let mut n = 0;
+        for &from in self.pieces(by) {
+            if NEAR_MASK[delta_index(from, ksq)] & piece_bit(self.piece_at(from)) != 0 {
+                out[n] = from;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// `is_attacked_ignoring(sq, by, ignore)` for a square next to (or on) the king, with the
+    /// non-pawn attackers limited to `near` from `near_king_pieces`.
+    #[inline]
+    pub(crate) fn is_attacked_near(
+        &self,
+        sq: Square,
+        by: Colour,
+        ignore: Square,
+        near: &[Square],
+    ) -> bool {
+        let pawn = Piece::new(by, Kind::Pawn);
+        let back = -by.forward();
+        for side in [-1i16, 1] {
+            let from = sq as i16 + back + side;
+            if crate::types::on_board(from) && self.piece_at(from as Square) == pawn {
+                return true;
+            }
+        }
+        near.iter().any(|&from| {
+            let m = attack_mask(from, sq) & piece_bit(self.piece_at(from));
+            m != 0
+                && (m & SLIDER_BITS == 0 || self.path_clear_after(from, sq, bit(ignore), NO_SQUARE))
+        })
+    }
+
     /// Every piece of colour `by` attacking `sq` (x-rays not included).
     pub fn attackers(&self, sq: Square, by: Colour) -> SquareSet {
         let mut set = 0;
-        for &from in self.pawns(by) {
-            if attack_mask(from, sq) & piece_bit(self.board[from as usize]) != 0 {
-                set |= bit(from);
+        // Pawns: only the two squares diagonally behind `sq` (from `by`'s side) can hold an
+        // attacking pawn, which is cheaper than walking the pawn list.
+        let pawn = Piece::new(by, Kind::Pawn);
+        let back = -by.forward();
+        for side in [-1i16, 1] {
+            let from = sq as i16 + back + side;
+            if crate::types::on_board(from) && self.piece_at(from as Square) == pawn {
+                set |= bit(from as Square);
             }
         }
         for &from in self.pieces(by) {
-            if self.piece_attacks(self.board[from as usize], from, sq) {
+            if self.piece_attacks(self.piece_at(from), from, sq) {
                 set |= bit(from);
             }
         }
@@ -118,17 +166,65 @@ impl Position {
         self.attackers(self.king(us), us.flip()).count_ones() as u8
     }
 
+    /// Number of pieces giving check to the side to move right after `make` played `m`, found
+    /// from the move alone: the side that moved had not left the other king in check before, so
+    /// a check now comes either from the piece that arrived (on `to`, or the castling rook) or
+    /// from a slider behind a square the move vacated. Checkers are collected as a set, so a
+    /// slider seen both ways counts once. `count_checkers` (the full scan) must agree; debug
+    /// builds check it after every move.
+    pub(crate) fn checkers_after(&self, m: Move) -> u8 {
+        let them = self.side;
+        let us = them.flip();
+        let ksq = self.king(them);
+        let from = m.from();
+        let to = m.to();
+        let (arrived, vacated2) = if m.is_castle() {
+            let (rf, rt) = super::make::castle_rook_squares(to);
+            (rt, rf)
+        } else if m.is_en_passant() {
+            (to, (to as i16 - us.forward()) as Square)
+        } else {
+            (to, NO_SQUARE)
+        };
+        let mut set: SquareSet = 0;
+        if self.piece_attacks(self.piece_at(arrived), arrived, ksq) {
+            set |= bit(arrived);
+        }
+        for v in [from, vacated2] {
+            if v == NO_SQUARE {
+                continue;
+            }
+            let d = step(ksq, v);
+            if d == 0 {
+                continue;
+            }
+            let mut sq = ksq as i16 + d;
+            while crate::types::on_board(sq) {
+                let p = self.piece_at(sq as Square);
+                if p.is_some() {
+                    let s = sq as Square;
+                    if p.colour() == us && attack_mask(s, ksq) & piece_bit(p) & SLIDER_BITS != 0 {
+                        set |= bit(s);
+                    }
+                    break;
+                }
+                sq += d;
+            }
+        }
+        set.count_ones() as u8
+    }
+
     /// Pieces of colour `c` pinned against their own king.
     pub fn pinned(&self, c: Colour) -> SquareSet {
         let ksq = self.king(c);
         let mut pinned = 0;
         for &from in self.pieces(c.flip()) {
-            let p = self.board[from as usize];
+            let p = self.piece_at(from);
             if attack_mask(from, ksq) & piece_bit(p) & SLIDER_BITS == 0 {
                 continue;
             }
             if let Some(sq) = self.single_blocker(ksq, from) {
-                if self.board[sq as usize].colour() == c {
+                if self.piece_at(sq).colour() == c {
                     pinned |= bit(sq);
                 }
             }
@@ -142,7 +238,7 @@ impl Position {
         let mut sq = a as i16 + d;
         let mut found = None;
         while sq != b as i16 {
-            if self.board[sq as usize].is_some() {
+            if self.piece_at(sq as Square).is_some() {
                 if found.is_some() {
                     return None;
                 }
@@ -157,14 +253,19 @@ impl Position {
     pub fn check_info(&self) -> CheckInfo {
         let us = self.side;
         let king = self.king(us);
-        let checkers = self.attackers(king, us.flip());
+        // The checker count is kept up to date by make; only in check is the scan needed.
+        let checkers = if self.checkers == 0 {
+            0
+        } else {
+            self.attackers(king, us.flip())
+        };
         let checker_count = checkers.count_ones() as u8;
         let mut evasion_targets = 0;
         if checker_count == 1 {
             let csq = checkers.trailing_zeros() as Square;
             evasion_targets = checkers;
             let d = step(king, csq);
-            if d != 0 && self.board[csq as usize].kind_index() >= Kind::Bishop as u8 {
+            if d != 0 && self.piece_at(csq).kind_index() >= Kind::Bishop as u8 {
                 let mut sq = king as i16 + d;
                 while sq != csq as i16 {
                     evasion_targets |= bit(sq as Square);
@@ -191,14 +292,13 @@ impl Position {
         let captured_sq = (m.to() as i16 - us.forward()) as Square;
         let vacated = bit(m.from()) | bit(captured_sq);
         for &from in self.pawns(them) {
-            if from != captured_sq
-                && attack_mask(from, king) & piece_bit(self.board[from as usize]) != 0
+            if from != captured_sq && attack_mask(from, king) & piece_bit(self.piece_at(from)) != 0
             {
                 return true;
             }
         }
         for &from in self.pieces(them) {
-            let p = self.board[from as usize];
+            let p = self.piece_at(from);
             let mask = attack_mask(from, king) & piece_bit(p);
             if mask != 0
                 && (mask & SLIDER_BITS == 0 || self.path_clear_after(from, king, vacated, m.to()))
@@ -277,7 +377,7 @@ impl Position {
             if s == filled {
                 return false;
             }
-            let p = self.board[s as usize];
+            let p = self.piece_at(s);
             if p.is_some() && vacated & bit(s) == 0 {
                 return p.colour() == us && attack_mask(s, ksq) & piece_bit(p) & SLIDER_BITS != 0;
             }

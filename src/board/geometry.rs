@@ -7,7 +7,7 @@
 //! geometry — attack tests, pins, check detection, SEE, mobility — starts from these tables.
 //! They are built at compile time, so there is no initialisation order to get wrong.
 
-use crate::types::{Colour, Piece, Square};
+use crate::types::{Piece, Square};
 
 /// Attack-mask bits, one per attacker class; pawns differ by colour.
 pub const WHITE_PAWN_BIT: u8 = 1;
@@ -57,6 +57,27 @@ const fn build_tables() -> ([u8; 256], [i8; 256]) {
 
 const TABLES: ([u8; 256], [i8; 256]) = build_tables();
 
+/// `NEAR_MASK[ksq - from + 128]`: the attacker classes that can reach, from `from`, the square
+/// `ksq` or one of its eight neighbours on an empty board. A piece outside this set cannot attack
+/// any square a king on `ksq` might step to, so king-move tests can skip it.
+pub const NEAR_MASK: [u8; 256] = {
+    let mut near = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut k = 0;
+        while k < 9 {
+            let off = if k == 8 { 0 } else { KING_DELTAS[k] };
+            let j = i as i16 + off;
+            if j >= 0 && j < 256 {
+                near[i] |= TABLES.0[j as usize];
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    near
+};
+
 /// Which attacker classes can reach `to` from `from`: `ATTACK_MASK[to - from + 128]`.
 pub const ATTACK_MASK: [u8; 256] = TABLES.0;
 /// Unit step from `from` toward `to` along a queen line, or 0: `STEP[to - from + 128]`.
@@ -64,7 +85,9 @@ pub const STEP: [i8; 256] = TABLES.1;
 
 #[inline]
 pub const fn delta_index(from: Square, to: Square) -> usize {
-    (to as i16 - from as i16 + 128) as usize
+    // Byte arithmetic: for two board squares the difference plus 128 lies in 9..=247, so the
+    // wrapping sum is exact, and a u8 index into a 256-entry table needs no bounds check.
+    to.wrapping_sub(from).wrapping_add(128) as usize
 }
 
 /// Attacker classes able to reach `to` from `from` on an empty board.
@@ -79,21 +102,30 @@ pub const fn step(from: Square, to: Square) -> i16 {
     STEP[delta_index(from, to)] as i16
 }
 
-/// The attack-mask bit of a coloured piece.
+/// Attack-mask bit of every piece code (0 for an empty square and the unused codes 0 and 1).
+const PIECE_BITS: [u8; 16] = {
+    let mut t = [0u8; 16];
+    t[2] = WHITE_PAWN_BIT;
+    t[3] = BLACK_PAWN_BIT;
+    t[4] = KNIGHT_BIT;
+    t[5] = KNIGHT_BIT;
+    t[6] = BISHOP_BIT;
+    t[7] = BISHOP_BIT;
+    t[8] = ROOK_BIT;
+    t[9] = ROOK_BIT;
+    t[10] = QUEEN_BIT;
+    t[11] = QUEEN_BIT;
+    t[12] = KING_BIT;
+    t[13] = KING_BIT;
+    t
+};
+
+/// The attack-mask bit of a coloured piece. A table load rather than a match on kind and
+/// colour: it sits in the inner loop of every attack test, and the masked index needs no bounds
+/// check.
 #[inline]
 pub const fn piece_bit(p: Piece) -> u8 {
-    match p.kind_index() {
-        1 => match p.colour() {
-            Colour::White => WHITE_PAWN_BIT,
-            Colour::Black => BLACK_PAWN_BIT,
-        },
-        2 => KNIGHT_BIT,
-        3 => BISHOP_BIT,
-        4 => ROOK_BIT,
-        5 => QUEEN_BIT,
-        6 => KING_BIT,
-        _ => 0,
-    }
+    PIECE_BITS[(p.0 & 15) as usize]
 }
 
 /// Chebyshev distance between two squares (king moves).
@@ -111,7 +143,7 @@ pub const fn distance(a: Square, b: Square) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{parse_square, Kind};
+    use crate::types::{parse_square, Colour, Kind};
 
     fn sq(s: &str) -> Square {
         parse_square(s).unwrap()

@@ -75,7 +75,7 @@ impl Position {
                     let enemy_pawn = Piece::new(them, Kind::Pawn);
                     let beside = |d: i16| {
                         let s = to as i16 + d;
-                        crate::types::on_board(s) && self.board[s as usize] == enemy_pawn
+                        crate::types::on_board(s) && self.piece_at(s as Square) == enemy_pawn
                     };
                     if beside(-1) || beside(1) {
                         self.ep = (from as i16 + us.forward()) as Square;
@@ -96,7 +96,7 @@ impl Position {
         if us == Colour::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
-        self.checkers = self.count_checkers();
+        self.checkers = self.checkers_after(m);
         self.undo.push(st);
 
         #[cfg(debug_assertions)]

@@ -128,7 +128,9 @@ impl Position {
 
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Piece {
-        self.board[sq as usize]
+        // The mask keeps the index in the 128-square array without a bounds check; for a board
+        // square it changes nothing (and `NO_SQUARE` reads an off-board, always empty, square).
+        self.board[(sq & 0x7f) as usize]
     }
 
     #[inline]
@@ -264,11 +266,11 @@ impl Position {
     fn put(&mut self, p: Piece, sq: Square) {
         self.put_raw(p, sq);
         let z = &*zobrist::ZOBRIST;
-        self.key ^= z.piece_square[p.index()][sq as usize];
+        self.key ^= z.piece(p, sq);
         if p.is_kind(Kind::Pawn) {
-            self.pawn_key ^= z.piece_square[p.index()][sq as usize];
+            self.pawn_key ^= z.piece(p, sq);
         }
-        self.material_key ^= z.material[p.index()][self.counts[p.index()] as usize - 1];
+        self.material_key ^= z.material_count(p, self.counts[p.index()] - 1);
         self.psq += psqt::psq(p, sq);
     }
 
@@ -277,11 +279,11 @@ impl Position {
     fn remove(&mut self, sq: Square) -> (Piece, u8) {
         let (p, slot) = self.remove_raw(sq);
         let z = &*zobrist::ZOBRIST;
-        self.key ^= z.piece_square[p.index()][sq as usize];
+        self.key ^= z.piece(p, sq);
         if p.is_kind(Kind::Pawn) {
-            self.pawn_key ^= z.piece_square[p.index()][sq as usize];
+            self.pawn_key ^= z.piece(p, sq);
         }
-        self.material_key ^= z.material[p.index()][self.counts[p.index()] as usize];
+        self.material_key ^= z.material_count(p, self.counts[p.index()]);
         self.psq -= psqt::psq(p, sq);
         (p, slot)
     }
@@ -291,8 +293,7 @@ impl Position {
     fn shift(&mut self, from: Square, to: Square) {
         let p = self.shift_raw(from, to);
         let z = &*zobrist::ZOBRIST;
-        let delta =
-            z.piece_square[p.index()][from as usize] ^ z.piece_square[p.index()][to as usize];
+        let delta = z.piece(p, from) ^ z.piece(p, to);
         self.key ^= delta;
         if p.is_kind(Kind::Pawn) {
             self.pawn_key ^= delta;

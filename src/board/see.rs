@@ -108,7 +108,7 @@ impl Position {
             let Some(from) = self.next_attacker(&ex, side) else {
                 break;
             };
-            let piece = self.board[from as usize];
+            let piece = self.piece_at(from);
             let promotes =
                 piece.is_kind(Kind::Pawn) && rank_of(target) == PROMOTION_RANK[side.index()];
             depth += 1;
@@ -160,7 +160,7 @@ impl Position {
         let mut candidates = ex.attackers[side.index()] & !ex.used;
         while candidates != 0 {
             let from = self.least_valuable(candidates);
-            let allowed = if self.board[from as usize].is_kind(Kind::King) {
+            let allowed = if self.piece_at(from).is_kind(Kind::King) {
                 self.king_may_capture(ex, side, from)
             } else {
                 !self.pinned_off_line(ex, side, from)
@@ -177,12 +177,12 @@ impl Position {
     fn least_valuable(&self, set: SquareSet) -> Square {
         let mut rest = set;
         let mut best = rest.trailing_zeros() as Square;
-        let mut best_kind = self.board[best as usize].kind_index();
+        let mut best_kind = self.piece_at(best).kind_index();
         rest &= rest - 1;
         while rest != 0 {
             let sq = rest.trailing_zeros() as Square;
             rest &= rest - 1;
-            let kind = self.board[sq as usize].kind_index();
+            let kind = self.piece_at(sq).kind_index();
             if kind < best_kind {
                 best = sq;
                 best_kind = kind;
@@ -211,7 +211,7 @@ impl Position {
         // The first piece beyond it pins when it is an enemy slider moving along this line.
         match self.first_piece_beyond(ex, from, d) {
             Some(s) => {
-                let p = self.board[s as usize];
+                let p = self.piece_at(s);
                 p.colour() != side && attack_mask(s, king) & piece_bit(p) & SLIDER_BITS != 0
             }
             None => false,
@@ -226,7 +226,7 @@ impl Position {
             return false;
         }
         match self.xray_behind(ex, from) {
-            Some(s) => self.board[s as usize].colour() != them,
+            Some(s) => self.piece_at(s).colour() != them,
             None => true,
         }
     }
@@ -234,7 +234,7 @@ impl Position {
     /// Adds the slider (of either colour) uncovered behind the square `vacated`.
     fn add_xray(&self, ex: &mut Exchange, vacated: Square) {
         if let Some(s) = self.xray_behind(ex, vacated) {
-            ex.attackers[self.board[s as usize].colour().index()] |= bit(s);
+            ex.attackers[self.piece_at(s).colour().index()] |= bit(s);
         }
     }
 
@@ -245,7 +245,7 @@ impl Position {
             return None;
         }
         let s = self.first_piece_beyond(ex, vacated, d)?;
-        let p = self.board[s as usize];
+        let p = self.piece_at(s);
         (attack_mask(s, ex.target) & piece_bit(p) & SLIDER_BITS != 0).then_some(s)
     }
 
@@ -264,7 +264,7 @@ impl Position {
     /// Is `sq` occupied on the board as the exchange has left it?
     #[inline]
     fn occupied(&self, ex: &Exchange, sq: Square) -> bool {
-        self.board[sq as usize].is_some() && ex.used & bit(sq) == 0
+        self.piece_at(sq).is_some() && ex.used & bit(sq) == 0
     }
 }
 

@@ -15,23 +15,27 @@ use crate::types::{Piece, Square};
 /// Seed of the key generator; changing it changes every key (and the bench signature).
 const ZOBRIST_SEED: u64 = 0x5351_5541_4C4C_2026; // "SQUALL" 2026
 
+/// Rows for every 4-bit piece code (codes 14 and 15 stay zero, like the empty code 0), so that
+/// `piece_square` and `material` index with masks and no bounds checks.
+pub const PIECE_ROWS: usize = 16;
+
 pub struct Zobrist {
-    pub piece_square: [[u64; 128]; Piece::COUNT],
+    pub piece_square: [[u64; 128]; PIECE_ROWS],
     pub castling: [u64; 16],
     pub ep_file: [u64; 8],
     pub side: u64,
     /// `material[piece][n]`: toggled when the (n+1)-th piece of that code appears.
-    pub material: [[u64; 16]; Piece::COUNT],
+    pub material: [[u64; 16]; PIECE_ROWS],
 }
 
 pub static ZOBRIST: LazyLock<Zobrist> = LazyLock::new(|| {
     let mut rng = Xoshiro256StarStar::seed_from_u64(ZOBRIST_SEED);
     let mut z = Zobrist {
-        piece_square: [[0; 128]; Piece::COUNT],
+        piece_square: [[0; 128]; PIECE_ROWS],
         castling: [0; 16],
         ep_file: [0; 8],
         side: 0,
-        material: [[0; 16]; Piece::COUNT],
+        material: [[0; 16]; PIECE_ROWS],
     };
     // Empty squares (piece code 0) keep zero keys so that toggling "nothing" is a no-op.
     for p in 2..Piece::COUNT {
@@ -64,7 +68,22 @@ pub static ZOBRIST: LazyLock<Zobrist> = LazyLock::new(|| {
     z
 });
 
+impl Zobrist {
+    /// Key of `p` on `sq` (the masks only spare bounds checks; for a piece on a board square
+    /// they change nothing).
+    #[inline]
+    pub fn piece(&self, p: Piece, sq: Square) -> u64 {
+        self.piece_square[(p.0 & 15) as usize][(sq & 0x7f) as usize]
+    }
+
+    /// Key toggled when the (n+1)-th piece with code `p` appears or the last of n+1 goes.
+    #[inline]
+    pub fn material_count(&self, p: Piece, n: u8) -> u64 {
+        self.material[(p.0 & 15) as usize][(n & 15) as usize]
+    }
+}
+
 #[inline]
 pub fn piece_square(p: Piece, sq: Square) -> u64 {
-    ZOBRIST.piece_square[p.index()][sq as usize]
+    ZOBRIST.piece(p, sq)
 }

@@ -98,9 +98,10 @@ pub const fn relative64(c: Colour, sq: Square) -> usize {
     }
 }
 
-static PSQ: LazyLock<[[Score; 128]; Piece::COUNT]> = LazyLock::new(|| {
+/// One row per 4-bit piece code (the unused codes stay zero) so that `psq` indexes with masks.
+static PSQ: LazyLock<[[Score; 128]; 16]> = LazyLock::new(|| {
     let p = &DEFAULT_PARAMS;
-    let mut t = [[Score::ZERO; 128]; Piece::COUNT];
+    let mut t = [[Score::ZERO; 128]; 16];
     for kind in Kind::ALL {
         for sq in (0..128u8).filter(|sq| sq & 0x88 == 0) {
             let white = white_psq(p, kind, to64(sq));
@@ -114,5 +115,6 @@ static PSQ: LazyLock<[[Score; 128]; Piece::COUNT]> = LazyLock::new(|| {
 /// Value plus square bonus of `p` on `sq`, White-relative.
 #[inline]
 pub fn psq(p: Piece, sq: Square) -> Score {
-    PSQ[p.index()][sq as usize]
+    // The masks spare the bounds checks; for a piece on a board square they change nothing.
+    PSQ[(p.0 & 15) as usize][(sq & 0x7f) as usize]
 }

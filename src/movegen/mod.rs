@@ -17,7 +17,7 @@ use crate::board::attacks::CheckInfo;
 use crate::board::geometry::{
     step, BISHOP_DIRS, KING_DELTAS, KNIGHT_DELTAS, QUEEN_DIRS, ROOK_DIRS,
 };
-use crate::board::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
+use crate::board::{Position, BLACK_OO, BLACK_OOO, MAX_PIECES, WHITE_OO, WHITE_OOO};
 use crate::moves::{Move, MoveList, FLAG_CASTLE, FLAG_DOUBLE_PUSH, FLAG_EN_PASSANT};
 use crate::types::{bit, on_board, rank_of, Colour, Kind, Piece, Square, SquareSet, NO_SQUARE};
 
@@ -30,13 +30,77 @@ pub enum GenType {
 
 const ALL_SQUARES: SquareSet = u128::MAX;
 
+/// Where the generators put their moves: a `MoveList`, or a counter that keeps only the
+/// number of legal moves (perft's bulk count, which then never stores a move).
+pub trait MoveSink {
+    fn push(&mut self, m: Move);
+}
+
+impl MoveSink for MoveList {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+}
+
+/// Counts every move it is given (moves already known to be legal).
+struct Counter(u64);
+
+impl MoveSink for Counter {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
+/// Counts the king's steps to squares the enemy does not attack. At the first step it lists the
+/// enemy pieces that could attack a square next to the king (often the king has no step at all,
+/// and then the list is never made); each step is tested against those pieces only.
+struct KingStepCounter<'a> {
+    pos: &'a Position,
+    near: [Square; MAX_PIECES],
+    near_len: Option<usize>,
+    count: u64,
+}
+
+impl MoveSink for KingStepCounter<'_> {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        let them = self.pos.side_to_move().flip();
+        let n = match self.near_len {
+            Some(n) => n,
+            None => {
+                let n = self.pos.near_king_pieces(m.from(), them, &mut self.near);
+                self.near_len = Some(n);
+                n
+            }
+        };
+        let near = &self.near[..n];
+        self.count += !self.pos.is_attacked_near(m.to(), them, m.from(), near) as u64;
+    }
+}
+
+/// Counts the legal moves it is given.
+struct LegalCounter<'a> {
+    pos: &'a Position,
+    ci: &'a CheckInfo,
+    count: u64,
+}
+
+impl MoveSink for LegalCounter<'_> {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        self.count += self.pos.is_legal(m, self.ci) as u64;
+    }
+}
+
 impl Position {
     /// Pseudo-legal moves of the given type for a side not in check.
     pub fn generate(&self, gen: GenType, list: &mut MoveList) {
         match gen {
-            GenType::Captures => self.gen_moves::<true, false>(ALL_SQUARES, true, list),
-            GenType::Quiets => self.gen_moves::<false, true>(ALL_SQUARES, true, list),
-            GenType::All => self.gen_moves::<true, true>(ALL_SQUARES, true, list),
+            GenType::Captures => self.gen_moves::<true, false, _>(ALL_SQUARES, true, list),
+            GenType::Quiets => self.gen_moves::<false, true, _>(ALL_SQUARES, true, list),
+            GenType::All => self.gen_moves::<true, true, _>(ALL_SQUARES, true, list),
         }
     }
 
@@ -48,7 +112,7 @@ impl Position {
         } else {
             ci.evasion_targets
         };
-        self.gen_moves::<true, true>(targets, false, list);
+        self.gen_moves::<true, true, _>(targets, false, list);
     }
 
     /// All legal moves.
@@ -60,6 +124,69 @@ impl Position {
             self.generate(GenType::All, list);
         }
         list.retain(|m| self.is_legal(m, &ci));
+    }
+
+    /// The number of legal moves, decided move by move as the generators produce them, without
+    /// storing them (perft's bulk count at depth 1).
+    pub fn count_legal(&self) -> u64 {
+        let ci = self.check_info();
+        let mut counter = LegalCounter {
+            pos: self,
+            ci: &ci,
+            count: 0,
+        };
+        if ci.checker_count > 0 {
+            let targets = if ci.checker_count >= 2 {
+                0
+            } else {
+                ci.evasion_targets
+            };
+            self.gen_moves::<true, true, _>(targets, false, &mut counter);
+            return counter.count;
+        }
+        // Not in check: a piece other than the king that is not pinned cannot expose the king,
+        // so its moves are counted without a legality test; pawns (en passant) and pinned
+        // pieces go through `is_legal`, and the king's moves through the attack test.
+        let us = self.side_to_move();
+        let mut free = Counter(0);
+        for &from in self.pawns(us) {
+            if ci.pinned & bit(from) != 0 {
+                self.gen_pawn::<true, true, _>(us, from, ALL_SQUARES, &mut counter);
+            } else {
+                self.gen_pawn::<true, true, _>(us, from, ALL_SQUARES, &mut free);
+            }
+        }
+        self.gen_en_passant(us, ALL_SQUARES, &mut counter);
+        for &from in self.pieces(us) {
+            let p = self.piece_at(from);
+            if ci.pinned & bit(from) != 0 {
+                self.gen_piece::<_>(p, from, &mut counter);
+            } else if p.is_kind(Kind::King) {
+                let mut steps = KingStepCounter {
+                    pos: self,
+                    near: [NO_SQUARE; MAX_PIECES],
+                    near_len: None,
+                    count: 0,
+                };
+                self.gen_leaper::<true, true, _>(p, from, &KING_DELTAS, ALL_SQUARES, &mut steps);
+                counter.count += steps.count;
+                self.gen_castles(us, from, &mut counter);
+            } else {
+                self.gen_piece::<_>(p, from, &mut free);
+            }
+        }
+        counter.count + free.0
+    }
+
+    /// Every pseudo-legal move of the knight or slider `p` on `from`.
+    #[inline(always)]
+    fn gen_piece<S: MoveSink>(&self, p: Piece, from: Square, list: &mut S) {
+        match p.kind_index() {
+            2 => self.gen_leaper::<true, true, S>(p, from, &KNIGHT_DELTAS, ALL_SQUARES, list),
+            3 => self.gen_slider::<true, true, S>(p, from, &BISHOP_DIRS, ALL_SQUARES, list),
+            4 => self.gen_slider::<true, true, S>(p, from, &ROOK_DIRS, ALL_SQUARES, list),
+            _ => self.gen_slider::<true, true, S>(p, from, &QUEEN_DIRS, ALL_SQUARES, list),
+        }
     }
 
     /// Legal moves as a fresh list.
@@ -98,27 +225,31 @@ impl Position {
 
     /// The generator proper. `targets` restricts the destination of non-king moves (evasions);
     /// `castles` allows castling.
-    fn gen_moves<const CAPS: bool, const QUIETS: bool>(
+    fn gen_moves<const CAPS: bool, const QUIETS: bool, S: MoveSink>(
         &self,
         targets: SquareSet,
         castles: bool,
-        list: &mut MoveList,
+        list: &mut S,
     ) {
         let us = self.side_to_move();
-        self.gen_pawn_moves::<CAPS, QUIETS>(us, targets, list);
+        self.gen_pawn_moves::<CAPS, QUIETS, S>(us, targets, list);
         for &from in self.pieces(us) {
             let p = self.piece_at(from);
             match p.kind() {
                 Kind::Knight => {
-                    self.gen_leaper::<CAPS, QUIETS>(p, from, &KNIGHT_DELTAS, targets, list)
+                    self.gen_leaper::<CAPS, QUIETS, S>(p, from, &KNIGHT_DELTAS, targets, list)
                 }
                 Kind::Bishop => {
-                    self.gen_slider::<CAPS, QUIETS>(p, from, &BISHOP_DIRS, targets, list)
+                    self.gen_slider::<CAPS, QUIETS, S>(p, from, &BISHOP_DIRS, targets, list)
                 }
-                Kind::Rook => self.gen_slider::<CAPS, QUIETS>(p, from, &ROOK_DIRS, targets, list),
-                Kind::Queen => self.gen_slider::<CAPS, QUIETS>(p, from, &QUEEN_DIRS, targets, list),
+                Kind::Rook => {
+                    self.gen_slider::<CAPS, QUIETS, S>(p, from, &ROOK_DIRS, targets, list)
+                }
+                Kind::Queen => {
+                    self.gen_slider::<CAPS, QUIETS, S>(p, from, &QUEEN_DIRS, targets, list)
+                }
                 Kind::King => {
-                    self.gen_leaper::<CAPS, QUIETS>(p, from, &KING_DELTAS, ALL_SQUARES, list);
+                    self.gen_leaper::<CAPS, QUIETS, S>(p, from, &KING_DELTAS, ALL_SQUARES, list);
                     if QUIETS && castles {
                         self.gen_castles(us, from, list);
                     }
@@ -128,14 +259,14 @@ impl Position {
         }
     }
 
-    #[inline]
-    fn gen_leaper<const CAPS: bool, const QUIETS: bool>(
+    #[inline(always)]
+    fn gen_leaper<const CAPS: bool, const QUIETS: bool, S: MoveSink>(
         &self,
         p: Piece,
         from: Square,
         deltas: &[i16; 8],
         targets: SquareSet,
-        list: &mut MoveList,
+        list: &mut S,
     ) {
         let us = p.colour();
         for &d in deltas {
@@ -158,14 +289,14 @@ impl Position {
         }
     }
 
-    #[inline]
-    fn gen_slider<const CAPS: bool, const QUIETS: bool>(
+    #[inline(always)]
+    fn gen_slider<const CAPS: bool, const QUIETS: bool, S: MoveSink>(
         &self,
         p: Piece,
         from: Square,
         dirs: &[i16],
         targets: SquareSet,
-        list: &mut MoveList,
+        list: &mut S,
     ) {
         let us = p.colour();
         for &d in dirs {
@@ -188,7 +319,7 @@ impl Position {
         }
     }
 
-    fn gen_castles(&self, us: Colour, king: Square, list: &mut MoveList) {
+    fn gen_castles<S: MoveSink>(&self, us: Colour, king: Square, list: &mut S) {
         let (short, long) = match us {
             Colour::White => (WHITE_OO, WHITE_OOO),
             Colour::Black => (BLACK_OO, BLACK_OOO),
@@ -204,82 +335,100 @@ impl Position {
         }
     }
 
-    fn gen_pawn_moves<const CAPS: bool, const QUIETS: bool>(
+    fn gen_pawn_moves<const CAPS: bool, const QUIETS: bool, S: MoveSink>(
         &self,
         us: Colour,
         targets: SquareSet,
-        list: &mut MoveList,
+        list: &mut S,
+    ) {
+        for &from in self.pawns(us) {
+            self.gen_pawn::<CAPS, QUIETS, S>(us, from, targets, list);
+        }
+        if CAPS {
+            self.gen_en_passant(us, targets, list);
+        }
+    }
+
+    /// The moves of the pawn on `from` other than en passant.
+    #[inline(always)]
+    fn gen_pawn<const CAPS: bool, const QUIETS: bool, S: MoveSink>(
+        &self,
+        us: Colour,
+        from: Square,
+        targets: SquareSet,
+        list: &mut S,
     ) {
         let fwd = us.forward();
         let pawn = Piece::new(us, Kind::Pawn);
-        let last_rank_from = us.relative_rank(6);
-        let start_rank = us.relative_rank(1);
-        for &from in self.pawns(us) {
-            let promoting = rank_of(from) == last_rank_from;
-            let ahead = (from as i16 + fwd) as Square;
-            if CAPS {
-                for side in [-1i16, 1] {
-                    let t = ahead as i16 + side;
-                    if !on_board(t) {
-                        continue;
-                    }
-                    let to = t as Square;
-                    let q = self.piece_at(to);
-                    if q.is_some() && q.colour() != us && targets & bit(to) != 0 {
-                        let m = Move::new(from, to, pawn, q);
-                        if promoting {
-                            for k in Kind::PROMOTIONS {
-                                list.push(m.with_promotion(Piece::new(us, k)));
-                            }
-                        } else {
-                            list.push(m);
-                        }
-                    }
+        let promoting = rank_of(from) == us.relative_rank(6);
+        let ahead = (from as i16 + fwd) as Square;
+        if CAPS {
+            for side in [-1i16, 1] {
+                let t = ahead as i16 + side;
+                if !on_board(t) {
+                    continue;
                 }
-            }
-            if self.piece_at(ahead).is_some() {
-                continue;
-            }
-            let m = Move::new(from, ahead, pawn, Piece::NONE);
-            if promoting {
-                if targets & bit(ahead) != 0 {
-                    if CAPS {
-                        list.push(m.with_promotion(Piece::new(us, Kind::Queen)));
-                    }
-                    if QUIETS {
-                        for k in [Kind::Knight, Kind::Rook, Kind::Bishop] {
+                let to = t as Square;
+                let q = self.piece_at(to);
+                if q.is_some() && q.colour() != us && targets & bit(to) != 0 {
+                    let m = Move::new(from, to, pawn, q);
+                    if promoting {
+                        for k in Kind::PROMOTIONS {
                             list.push(m.with_promotion(Piece::new(us, k)));
                         }
-                    }
-                }
-            } else if QUIETS {
-                if targets & bit(ahead) != 0 {
-                    list.push(m);
-                }
-                if rank_of(from) == start_rank {
-                    let two = (ahead as i16 + fwd) as Square;
-                    if self.piece_at(two).is_none() && targets & bit(two) != 0 {
-                        list.push(
-                            Move::new(from, two, pawn, Piece::NONE).with_flag(FLAG_DOUBLE_PUSH),
-                        );
+                    } else {
+                        list.push(m);
                     }
                 }
             }
         }
-        let ep = self.ep_square();
-        if CAPS && ep != NO_SQUARE {
-            let captured_sq = (ep as i16 - fwd) as Square;
-            // In check, en passant helps only by removing the checking pawn (or by landing on
-            // a blocking square).
-            if targets & (bit(captured_sq) | bit(ep)) == 0 {
-                return;
-            }
-            let enemy = Piece::new(us.flip(), Kind::Pawn);
-            for side in [-1i16, 1] {
-                let f = captured_sq as i16 + side;
-                if on_board(f) && self.piece_at(f as Square) == pawn {
-                    list.push(Move::new(f as Square, ep, pawn, enemy).with_flag(FLAG_EN_PASSANT));
+        if self.piece_at(ahead).is_some() {
+            return;
+        }
+        let m = Move::new(from, ahead, pawn, Piece::NONE);
+        if promoting {
+            if targets & bit(ahead) != 0 {
+                if CAPS {
+                    list.push(m.with_promotion(Piece::new(us, Kind::Queen)));
                 }
+                if QUIETS {
+                    for k in [Kind::Knight, Kind::Rook, Kind::Bishop] {
+                        list.push(m.with_promotion(Piece::new(us, k)));
+                    }
+                }
+            }
+        } else if QUIETS {
+            if targets & bit(ahead) != 0 {
+                list.push(m);
+            }
+            if rank_of(from) == us.relative_rank(1) {
+                let two = (ahead as i16 + fwd) as Square;
+                if self.piece_at(two).is_none() && targets & bit(two) != 0 {
+                    list.push(Move::new(from, two, pawn, Piece::NONE).with_flag(FLAG_DOUBLE_PUSH));
+                }
+            }
+        }
+    }
+
+    /// En-passant captures, if any.
+    #[inline]
+    fn gen_en_passant<S: MoveSink>(&self, us: Colour, targets: SquareSet, list: &mut S) {
+        let ep = self.ep_square();
+        if ep == NO_SQUARE {
+            return;
+        }
+        let pawn = Piece::new(us, Kind::Pawn);
+        let captured_sq = (ep as i16 - us.forward()) as Square;
+        // In check, en passant helps only by removing the checking pawn (or by landing on
+        // a blocking square).
+        if targets & (bit(captured_sq) | bit(ep)) == 0 {
+            return;
+        }
+        let enemy = Piece::new(us.flip(), Kind::Pawn);
+        for side in [-1i16, 1] {
+            let f = captured_sq as i16 + side;
+            if on_board(f) && self.piece_at(f as Square) == pawn {
+                list.push(Move::new(f as Square, ep, pawn, enemy).with_flag(FLAG_EN_PASSANT));
             }
         }
     }
@@ -314,7 +463,7 @@ impl Position {
                 }
                 self.gen_castles(us, from, &mut list);
             } else {
-                self.gen_pawn_moves::<true, false>(us, ALL_SQUARES, &mut list);
+                self.gen_pawn_moves::<true, false, _>(us, ALL_SQUARES, &mut list);
             }
             return list.contains(m);
         }
