@@ -91,7 +91,10 @@ use tracer::{NoTrace, Tracer};
 
 /// The lazy exit fires when the estimate is this far outside the window. The estimate misses
 /// mobility, king attack, piece, threat and passer-race terms, which rarely add up to more.
-pub const LAZY_MARGIN: i32 = 500;
+/// (The tuned weights carry part of each piece's worth in its mobility table, so these terms
+/// swing further than the hand-set ones did: at 500 a suite position's full score fell inside
+/// a window the estimate had left.)
+pub const LAZY_MARGIN: i32 = 800;
 /// Passers this far advanced (relative ranks 6 and 7) can swing the score by more than any
 /// margin (races, unstoppable pawns), so their presence rules the lazy exit out.
 const LAZY_PASSER_RANKS: [u8; 2] = [5, 6];

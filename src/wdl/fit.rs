@@ -278,6 +278,7 @@ pub fn to_source(m: &Model, note: &str) -> String {
         "//! The built-in WDL model, written by `squall wdl-fit` ({note}).\n\
          //! Regenerate it rather than editing it by hand.\n\n\
          use super::Model;\n\n\
+         #[rustfmt::skip]\n\
          pub const MODEL: Model = Model {{\n    wilo: [\n{}    ],\n    draw: [\n{}    ],\n}};\n",
         list(&WILO_NAMES, &m.wilo),
         list(&DRAW_NAMES, &m.draw)

@@ -3,19 +3,20 @@
 
 use super::Model;
 
+#[rustfmt::skip]
 pub const MODEL: Model = Model {
     wilo: [
-        3.113243967202036,   // eval
-        -2.1531682502954115, // eval_phase
+        2.748771965697018, // eval
+        -1.2958870932748856, // eval_phase
     ],
     draw: [
-        1.3393402942344166,    // bias
-        -1.1363116622349143,   // phase
-        -0.029650908981004667, // pawns
-        -1.1057766853775937,   // abs_eval
-        0.5092540916880761,    // abs_eval_sq
-        -0.041571387062051664, // opposite_bishops
-        -1.3352867875629602,   // pawn_asymmetry
-        0.4400523953236026,    // abs_eval_phase
+        1.723118394277531, // bias
+        -1.3648863367387014, // phase
+        -0.14346909058396778, // pawns
+        -1.052669671577893, // abs_eval
+        0.4708081572427178, // abs_eval_sq
+        -0.09755796644019116, // opposite_bishops
+        -1.4174076866825962, // pawn_asymmetry
+        0.2967829181445875, // abs_eval_phase
     ],
 };
