@@ -71,17 +71,22 @@ impl Position {
         self.is_attacked_ignoring(sq, by, NO_SQUARE)
     }
 
+    /// Does a pawn of `by` attack `sq`? Looks at the two squares such a pawn would stand on.
+    #[inline]
+    fn pawn_attacks(&self, sq: Square, by: Colour) -> bool {
+        let pawn = Piece::new(by, Kind::Pawn);
+        let back = -by.forward();
+        [-1i16, 1].into_iter().any(|side| {
+            let from = sq as i16 + back + side;
+            crate::types::on_board(from) && self.piece_at(from as Square) == pawn
+        })
+    }
+
     /// Is `sq` attacked by `by` when the square `ignore` is treated as empty? (A king stepping
     /// away along a checking line must not count its old square as a shield.)
     pub fn is_attacked_ignoring(&self, sq: Square, by: Colour, ignore: Square) -> bool {
-        // Pawns: look at the two squares a pawn of `by` would attack from.
-        let pawn = Piece::new(by, Kind::Pawn);
-        let back = -by.forward();
-        for side in [-1i16, 1] {
-            let from = sq as i16 + back + side;
-            if crate::types::on_board(from) && self.piece_at(from as Square) == pawn {
-                return true;
-            }
+        if self.pawn_attacks(sq, by) {
+            return true;
         }
         let vacated = if ignore == NO_SQUARE { 0 } else { bit(ignore) };
         for &from in self.pieces(by) {
@@ -124,13 +129,8 @@ impl Position {
         ignore: Square,
         near: &[Square],
     ) -> bool {
-        let pawn = Piece::new(by, Kind::Pawn);
-        let back = -by.forward();
-        for side in [-1i16, 1] {
-            let from = sq as i16 + back + side;
-            if crate::types::on_board(from) && self.piece_at(from as Square) == pawn {
-                return true;
-            }
+        if self.pawn_attacks(sq, by) {
+            return true;
         }
         near.iter().any(|&from| {
             let m = attack_mask(from, sq) & piece_bit(self.piece_at(from));
