@@ -71,34 +71,26 @@ impl Position {
         self.is_attacked_ignoring(sq, by, NO_SQUARE)
     }
 
-    /// Does a pawn of `by` attack `sq`? Looks at the two squares such a pawn would stand on.
+    /// The pawns of `by` attacking `sq`: only the two squares diagonally behind `sq` (from
+    /// `by`'s side) can hold one, which is cheaper than walking the pawn list.
     #[inline]
-    fn pawn_attacks(&self, sq: Square, by: Colour) -> bool {
+    fn pawn_attackers(&self, sq: Square, by: Colour) -> SquareSet {
         let pawn = Piece::new(by, Kind::Pawn);
         let back = -by.forward();
-        [-1i16, 1].into_iter().any(|side| {
+        let mut set = 0;
+        for side in [-1i16, 1] {
             let from = sq as i16 + back + side;
-            crate::types::on_board(from) && self.piece_at(from as Square) == pawn
-        })
+            if crate::types::on_board(from) && self.piece_at(from as Square) == pawn {
+                set |= bit(from as Square);
+            }
+        }
+        set
     }
 
     /// Is `sq` attacked by `by` when the square `ignore` is treated as empty? (A king stepping
     /// away along a checking line must not count its old square as a shield.)
     pub fn is_attacked_ignoring(&self, sq: Square, by: Colour, ignore: Square) -> bool {
-        if self.pawn_attacks(sq, by) {
-            return true;
-        }
-        let vacated = if ignore == NO_SQUARE { 0 } else { bit(ignore) };
-        for &from in self.pieces(by) {
-            let p = self.piece_at(from);
-            let m = attack_mask(from, sq) & piece_bit(p);
-            if m != 0
-                && (m & SLIDER_BITS == 0 || self.path_clear_after(from, sq, vacated, NO_SQUARE))
-            {
-                return true;
-            }
-        }
-        false
+        self.is_attacked_near(sq, by, ignore, self.pieces(by))
     }
 
     /// The pieces of colour `by` that could attack the king square `ksq` or a neighbour of it
@@ -119,8 +111,9 @@ impl Position {
         n
     }
 
-    /// `is_attacked_ignoring(sq, by, ignore)` for a square next to (or on) the king, with the
-    /// non-pawn attackers limited to `near` from `near_king_pieces`.
+    /// Is `sq` attacked by a pawn of `by` or by one of the pieces on `near` (all of `by`'s
+    /// pieces, or those `near_king_pieces` found for a king step), with `ignore` treated as
+    /// empty?
     #[inline]
     pub(crate) fn is_attacked_near(
         &self,
@@ -129,29 +122,19 @@ impl Position {
         ignore: Square,
         near: &[Square],
     ) -> bool {
-        if self.pawn_attacks(sq, by) {
+        if self.pawn_attackers(sq, by) != 0 {
             return true;
         }
+        let vacated = if ignore == NO_SQUARE { 0 } else { bit(ignore) };
         near.iter().any(|&from| {
             let m = attack_mask(from, sq) & piece_bit(self.piece_at(from));
-            m != 0
-                && (m & SLIDER_BITS == 0 || self.path_clear_after(from, sq, bit(ignore), NO_SQUARE))
+            m != 0 && (m & SLIDER_BITS == 0 || self.path_clear_after(from, sq, vacated, NO_SQUARE))
         })
     }
 
     /// Every piece of colour `by` attacking `sq` (x-rays not included).
     pub fn attackers(&self, sq: Square, by: Colour) -> SquareSet {
-        let mut set = 0;
-        // Pawns: only the two squares diagonally behind `sq` (from `by`'s side) can hold an
-        // attacking pawn, which is cheaper than walking the pawn list.
-        let pawn = Piece::new(by, Kind::Pawn);
-        let back = -by.forward();
-        for side in [-1i16, 1] {
-            let from = sq as i16 + back + side;
-            if crate::types::on_board(from) && self.piece_at(from as Square) == pawn {
-                set |= bit(from as Square);
-            }
-        }
+        let mut set = self.pawn_attackers(sq, by);
         for &from in self.pieces(by) {
             if self.piece_attacks(self.piece_at(from), from, sq) {
                 set |= bit(from);
@@ -191,24 +174,10 @@ impl Position {
             set |= bit(arrived);
         }
         for v in [from, vacated2] {
-            if v == NO_SQUARE {
-                continue;
-            }
-            let d = step(ksq, v);
-            if d == 0 {
-                continue;
-            }
-            let mut sq = ksq as i16 + d;
-            while crate::types::on_board(sq) {
-                let p = self.piece_at(sq as Square);
-                if p.is_some() {
-                    let s = sq as Square;
-                    if p.colour() == us && attack_mask(s, ksq) & piece_bit(p) & SLIDER_BITS != 0 {
-                        set |= bit(s);
-                    }
-                    break;
+            if v != NO_SQUARE {
+                if let Some(s) = self.slider_behind(v, ksq, 0, NO_SQUARE, us) {
+                    set |= bit(s);
                 }
-                sq += d;
             }
         }
         set.count_ones() as u8
@@ -350,39 +319,41 @@ impl Position {
         while v != 0 {
             let sq = v.trailing_zeros() as Square;
             v &= v - 1;
-            if self.discovers_check(sq, ksq, vacated, to, us) {
+            if self.slider_behind(sq, ksq, vacated, to, us).is_some() {
                 return true;
             }
         }
         false
     }
 
-    /// Is there a slider of colour `us` behind `gap` on the line from `ksq`, once the squares in
-    /// `vacated` are empty and `filled` is occupied?
-    fn discovers_check(
+    /// The slider of colour `us` that sees `ksq` through `gap`, once the squares in `vacated`
+    /// are empty and `filled` is occupied: a discovered check.
+    fn slider_behind(
         &self,
         gap: Square,
         ksq: Square,
         vacated: SquareSet,
         filled: Square,
         us: Colour,
-    ) -> bool {
+    ) -> Option<Square> {
         let d = step(ksq, gap);
         if d == 0 {
-            return false;
+            return None;
         }
         let mut sq = ksq as i16 + d;
         while crate::types::on_board(sq) {
             let s = sq as Square;
             if s == filled {
-                return false;
+                return None;
             }
             let p = self.piece_at(s);
             if p.is_some() && vacated & bit(s) == 0 {
-                return p.colour() == us && attack_mask(s, ksq) & piece_bit(p) & SLIDER_BITS != 0;
+                let sees =
+                    p.colour() == us && attack_mask(s, ksq) & piece_bit(p) & SLIDER_BITS != 0;
+                return sees.then_some(s);
             }
             sq += d;
         }
-        false
+        None
     }
 }

@@ -107,6 +107,11 @@ impl Position {
     /// Pseudo-legal check evasions: king moves, and when in single check, captures of the
     /// checker and interpositions.
     pub fn generate_evasions(&self, ci: &CheckInfo, list: &mut MoveList) {
+        self.gen_evasions(ci, list);
+    }
+
+    /// `generate_evasions` into any sink: in double check only the king may move.
+    fn gen_evasions<S: MoveSink>(&self, ci: &CheckInfo, list: &mut S) {
         let targets = if ci.checker_count >= 2 {
             0
         } else {
@@ -136,12 +141,7 @@ impl Position {
             count: 0,
         };
         if ci.checker_count > 0 {
-            let targets = if ci.checker_count >= 2 {
-                0
-            } else {
-                ci.evasion_targets
-            };
-            self.gen_moves::<true, true, _>(targets, false, &mut counter);
+            self.gen_evasions(&ci, &mut counter);
             return counter.count;
         }
         // Not in check: a piece other than the king that is not pinned cannot expose the king,
@@ -160,7 +160,7 @@ impl Position {
         for &from in self.pieces(us) {
             let p = self.piece_at(from);
             if ci.pinned & bit(from) != 0 {
-                self.gen_piece::<_>(p, from, &mut counter);
+                self.gen_piece::<true, true, _>(p, from, ALL_SQUARES, &mut counter);
             } else if p.is_kind(Kind::King) {
                 let mut steps = KingStepCounter {
                     pos: self,
@@ -172,20 +172,30 @@ impl Position {
                 counter.count += steps.count;
                 self.gen_castles(us, from, &mut counter);
             } else {
-                self.gen_piece::<_>(p, from, &mut free);
+                self.gen_piece::<true, true, _>(p, from, ALL_SQUARES, &mut free);
             }
         }
         counter.count + free.0
     }
 
-    /// Every pseudo-legal move of the knight or slider `p` on `from`.
+    /// The pseudo-legal moves of the knight or slider `p` on `from` to `targets`.
     #[inline(always)]
-    fn gen_piece<S: MoveSink>(&self, p: Piece, from: Square, list: &mut S) {
-        match p.kind_index() {
-            2 => self.gen_leaper::<true, true, S>(p, from, &KNIGHT_DELTAS, ALL_SQUARES, list),
-            3 => self.gen_slider::<true, true, S>(p, from, &BISHOP_DIRS, ALL_SQUARES, list),
-            4 => self.gen_slider::<true, true, S>(p, from, &ROOK_DIRS, ALL_SQUARES, list),
-            _ => self.gen_slider::<true, true, S>(p, from, &QUEEN_DIRS, ALL_SQUARES, list),
+    fn gen_piece<const CAPS: bool, const QUIETS: bool, S: MoveSink>(
+        &self,
+        p: Piece,
+        from: Square,
+        targets: SquareSet,
+        list: &mut S,
+    ) {
+        match p.kind() {
+            Kind::Knight => {
+                self.gen_leaper::<CAPS, QUIETS, S>(p, from, &KNIGHT_DELTAS, targets, list)
+            }
+            Kind::Bishop => {
+                self.gen_slider::<CAPS, QUIETS, S>(p, from, &BISHOP_DIRS, targets, list)
+            }
+            Kind::Rook => self.gen_slider::<CAPS, QUIETS, S>(p, from, &ROOK_DIRS, targets, list),
+            _ => self.gen_slider::<CAPS, QUIETS, S>(p, from, &QUEEN_DIRS, targets, list),
         }
     }
 
@@ -236,18 +246,6 @@ impl Position {
         for &from in self.pieces(us) {
             let p = self.piece_at(from);
             match p.kind() {
-                Kind::Knight => {
-                    self.gen_leaper::<CAPS, QUIETS, S>(p, from, &KNIGHT_DELTAS, targets, list)
-                }
-                Kind::Bishop => {
-                    self.gen_slider::<CAPS, QUIETS, S>(p, from, &BISHOP_DIRS, targets, list)
-                }
-                Kind::Rook => {
-                    self.gen_slider::<CAPS, QUIETS, S>(p, from, &ROOK_DIRS, targets, list)
-                }
-                Kind::Queen => {
-                    self.gen_slider::<CAPS, QUIETS, S>(p, from, &QUEEN_DIRS, targets, list)
-                }
                 Kind::King => {
                     self.gen_leaper::<CAPS, QUIETS, S>(p, from, &KING_DELTAS, ALL_SQUARES, list);
                     if QUIETS && castles {
@@ -255,6 +253,7 @@ impl Position {
                     }
                 }
                 Kind::Pawn => {}
+                _ => self.gen_piece::<CAPS, QUIETS, S>(p, from, targets, list),
             }
         }
     }
