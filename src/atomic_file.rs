@@ -26,26 +26,26 @@ pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// rename stays on one file system, and carrying the process id, so two engines that update
 /// one file never share a temporary file.
 pub fn temp_path(path: &Path) -> PathBuf {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
     let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "squall".into());
-    dir.join(format!(".{file_name}.{}.tmp", std::process::id()))
+    folder(path).join(format!(".{file_name}.{}.tmp", std::process::id()))
+}
+
+/// The folder holding `path` (`.` for a bare file name).
+fn folder(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
 }
 
 /// Renames a finished, flushed temporary file over `path`, then flushes the folder so the
 /// rename itself survives a power cut. The caller removes `tmp` if this fails.
 pub fn commit(tmp: &Path, path: &Path) -> std::io::Result<()> {
     std::fs::rename(tmp, path)?;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    if let Ok(d) = std::fs::File::open(&dir) {
+    if let Ok(d) = std::fs::File::open(folder(path)) {
         // Not every platform can sync a folder; the rename is done either way.
         let _ = d.sync_all();
     }

@@ -55,7 +55,7 @@ fn only(pos: &Position, c: Colour, kind: Kind) -> bool {
 }
 
 /// Square colour of `c`'s first bishop.
-fn bishop_colour(pos: &Position, c: Colour) -> Option<u8> {
+pub(crate) fn bishop_colour(pos: &Position, c: Colour) -> Option<u8> {
     pos.pieces(c)[1..]
         .iter()
         .find(|&&sq| pos.piece_at(sq).is_kind(Kind::Bishop))

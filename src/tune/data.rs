@@ -81,8 +81,8 @@ pub struct ReadStats {
 }
 
 /// Reads every labelled line of `input`, tracing with `params` on `threads` threads; lines
-/// that cannot be read, and positions an endgame recogniser values, are counted as skipped. FENs are kept for every `keep_fen_every`-th
-/// sample (0: none).
+/// that cannot be read, and positions an endgame recogniser values, are counted as skipped.
+/// FENs are kept for every `keep_fen_every`-th sample (0: none).
 pub fn read(
     input: impl BufRead,
     params: &Params,
@@ -115,14 +115,16 @@ pub fn read(
                         .enumerate()
                         .map(|(i, line)| {
                             let (pos, result) = parse_line(line)?;
-                            // A recognised ending's value does not come from the weights.
-                            if crate::eval::endgame::probe(&pos).is_some() {
+                            let trace = EvalTrace::of(&pos, params);
+                            // A recognised ending's value does not come from the weights (the
+                            // trace has already asked the recognisers).
+                            if trace.recognised.is_some() {
                                 return None;
                             }
                             let index = k * chunk + i;
                             let keep = keep_fen_every > 0 && index % keep_fen_every == 0;
                             Some(Sample {
-                                trace: EvalTrace::of(&pos, params),
+                                trace,
                                 result,
                                 fen: keep.then(|| pos.to_fen()),
                             })

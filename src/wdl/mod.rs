@@ -16,7 +16,7 @@ pub mod weights;
 use crate::board::Position;
 use crate::eval::psqt::PHASE_TOTAL;
 use crate::search::mate_in;
-use crate::types::{file_of, square_colour, Colour, Kind};
+use crate::types::{file_of, Colour, Kind};
 
 /// `C` of `Wp = σ(C·wilo)` with wilo in pawns: `ln 10 / 4`, the Elo curve at 100 per pawn.
 pub const C: f64 = std::f64::consts::LN_10 / 4.0;
@@ -80,10 +80,7 @@ impl Features {
             if pos.count_of(c, Kind::Bishop) != 1 {
                 return None;
             }
-            pos.pieces(c)
-                .iter()
-                .find(|&&sq| pos.piece_at(sq).is_kind(Kind::Bishop))
-                .map(|&sq| square_colour(sq))
+            crate::eval::scale::bishop_colour(pos, c)
         };
         let ocb = match (bishop_colour(Colour::White), bishop_colour(Colour::Black)) {
             (Some(a), Some(b)) => a != b,
