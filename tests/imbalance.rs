@@ -277,6 +277,15 @@ fn a_tiny_run_reports_every_class_whatever_the_threads() {
             .and_then(|g| g.parse().ok())
             .expect("games");
         assert_eq!(games, 2, "{row}");
+        // The static worth is the last column; an extra pawn is worth more than nothing.
+        if class == Class::Pawn {
+            let eval: f64 = row
+                .split_whitespace()
+                .last()
+                .and_then(|v| v.parse().ok())
+                .expect("eval column");
+            assert!(eval > 0.0, "{row}");
+        }
     }
     if !debug {
         // iCE's figures beside the queen rows.

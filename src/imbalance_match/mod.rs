@@ -7,7 +7,8 @@
 //! Black, both sides searching a fixed number of nodes per move on one thread with datagen's
 //! game loop and adjudication (`datagen::play_game`). Each class's score is turned into pawns
 //! by iCE's method, the extra pawn's score in the same run as the unit (`stats`), and printed
-//! beside iCE's published figures.
+//! beside iCE's published figures and beside what Squall's static evaluation says the same
+//! change is worth.
 //!
 //! Reproducible: the starts depend on the seed only, a node-limited one-thread search is
 //! deterministic, and results are collected by game index, so the report does not depend on
@@ -22,7 +23,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use crate::board::Position;
 use crate::datagen::{play_game, read_openings, DEFAULT_OPENINGS};
+use crate::eval::Evaluator;
 use crate::pgn::GameResult;
 use crate::search::Engine;
 use crate::types::Colour;
@@ -70,6 +73,10 @@ pub struct Row {
     pub class: Class,
     pub pairs_wanted: usize,
     pub tally: Tally,
+    /// What the static evaluation says the imbalance is worth: the mean over the starts of
+    /// the start's full evaluation less its opening's, both from the measured side's view,
+    /// centipawns. Beside the measured value it shows how far the evaluation is off.
+    pub eval_cp: Option<f64>,
 }
 
 /// One game of the schedule: row, start pair and which of its two starts.
@@ -179,6 +186,7 @@ fn measure(args: &ImbalanceArgs, mut progress: impl FnMut(&str)) -> Result<Vec<R
             class,
             pairs_wanted,
             tally: Tally::default(),
+            eval_cp: static_worth(&openings, &found),
         });
         pairs.push(found);
     }
@@ -208,6 +216,31 @@ fn measure(args: &ImbalanceArgs, mut progress: impl FnMut(&str)) -> Result<Vec<R
             .collect();
     }
     Ok(rows)
+}
+
+/// The mean static worth of the imbalance over `pairs` (see [`Row::eval_cp`]); `None`
+/// without starts.
+fn static_worth(openings: &[Position], pairs: &[StartPair]) -> Option<f64> {
+    let mut evaluator = Evaluator::new();
+    let mut view = |pos: &Position, measured: Colour| {
+        let v = f64::from(evaluator.evaluate_full(pos));
+        if pos.side_to_move() == measured {
+            v
+        } else {
+            -v
+        }
+    };
+    let mut sum = 0.0;
+    let mut n = 0usize;
+    for pair in pairs {
+        let opening = openings.get(pair.opening)?;
+        for (i, start) in pair.starts.iter().enumerate() {
+            let measured = measured_side(i);
+            sum += view(start, measured) - view(opening, measured);
+            n += 1;
+        }
+    }
+    (n > 0).then(|| sum / n as f64)
 }
 
 /// Plays `jobs` on `threads` threads; returns each job's points for the measured side and
@@ -300,7 +333,7 @@ pub fn format_report(rows: &[Row], args: &ImbalanceArgs) -> Vec<String> {
         ),
         String::new(),
         format!(
-            "{:<30} {:>6} {:>6} {:>6} {:>6} {:>7} {:>6} {:>8} {:>6} {:>6}",
+            "{:<30} {:>6} {:>6} {:>6} {:>6} {:>7} {:>6} {:>8} {:>6} {:>6} {:>7}",
             "class (measured side's view)",
             "games",
             "+W",
@@ -310,7 +343,8 @@ pub fn format_report(rows: &[Row], args: &ImbalanceArgs) -> Vec<String> {
             "Elo",
             "value cp",
             "± cp",
-            "iCE cp"
+            "iCE cp",
+            "eval cp"
         ),
     ];
     for row in rows {
@@ -324,7 +358,7 @@ pub fn format_report(rows: &[Row], args: &ImbalanceArgs) -> Vec<String> {
             _ => None,
         };
         out.push(format!(
-            "{:<30} {:>6} {:>6} {:>6} {:>6} {:>7} {:>6} {:>8} {:>6} {:>6}",
+            "{:<30} {:>6} {:>6} {:>6} {:>6} {:>7} {:>6} {:>8} {:>6} {:>6} {:>7}",
             row.class.label(),
             t.games(),
             t.wins,
@@ -335,6 +369,7 @@ pub fn format_report(rows: &[Row], args: &ImbalanceArgs) -> Vec<String> {
             signed(value.map(|v| 100.0 * v), 0),
             error.map_or_else(|| "-".to_string(), |e| format!("{:.0}", 100.0 * e)),
             signed(row.class.ice_pawns().map(|v| 100.0 * v), 0),
+            signed(row.eval_cp, 0),
         ));
         if t.games() < 2 * row.pairs_wanted {
             out.push(format!(
@@ -349,6 +384,9 @@ pub fn format_report(rows: &[Row], args: &ImbalanceArgs) -> Vec<String> {
         "± = one standard error: the spread of the two-game pair means, carried by the delta \
          method"
             .into(),
+    );
+    out.push(
+        "eval = Squall's static evaluation of the starts less that of their openings, mean".into(),
     );
     out
 }
