@@ -89,8 +89,9 @@ struct Played {
     positions: Vec<String>,
 }
 
-/// The end positions of every readable opening line.
-fn read_openings(path: &Path) -> Result<Vec<Position>, String> {
+/// The end positions of every readable opening line (a line the reader rejects is reported
+/// on stderr and skipped). Shared with `squall imbalance`.
+pub fn read_openings(path: &Path) -> Result<Vec<Position>, String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let name = path.display().to_string();
     let mut out = Vec::new();
@@ -130,7 +131,7 @@ fn rules_result(pos: &Position) -> Option<GameResult> {
     None
 }
 
-/// Plays game `number` with `engine`.
+/// Plays game `number` with `engine`: an opening, the random plies, then [`play_game`].
 fn play(engine: &mut Engine, openings: &[Position], args: &DatagenArgs, number: usize) -> Played {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix(args.seed ^ mix(number as u64)));
     let mut pos = openings[(rng.next_u64() % openings.len() as u64) as usize].clone();
@@ -141,26 +142,49 @@ fn play(engine: &mut Engine, openings: &[Position], args: &DatagenArgs, number: 
         }
         pos.make(moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]);
     }
+    let mut candidates = Vec::new();
+    let result = play_game(engine, pos, args.nodes, |pos, ply, score| {
+        if ply >= SKIP_PLIES && score.abs() < MATE_BOUND && is_quiet(pos) {
+            candidates.push(epd_fields(pos));
+        }
+    });
+    Played {
+        number,
+        result,
+        positions: candidates,
+    }
+}
+
+/// Plays one self-play game from `pos` with `engine` (cleared first), both sides searching
+/// `nodes` nodes per move, to a result by the rules or by adjudication (see the module
+/// notes). `on_search(position, ply, score)` sees every position searched, with the ply
+/// counted from `pos` and the search's score for the side to move, before its move is made.
+/// Shared by `squall datagen` and `squall imbalance`.
+pub fn play_game(
+    engine: &mut Engine,
+    mut pos: Position,
+    nodes: u64,
+    mut on_search: impl FnMut(&Position, usize, i32),
+) -> GameResult {
     engine.clear();
     let limits = Limits {
-        nodes: Some(args.nodes),
+        nodes: Some(nodes),
         ..Limits::default()
     };
     let control = Control::new(false);
-    let mut candidates = Vec::new();
     let (mut win_run, mut draw_run) = (0usize, 0usize);
     let mut last_sign = 0;
     let mut ply = 0;
-    let result = loop {
+    loop {
         if let Some(r) = rules_result(&pos) {
-            break r;
+            return r;
         }
         if ply >= MAX_PLIES {
-            break GameResult::Draw;
+            return GameResult::Draw;
         }
         let found = engine.search(&pos, &limits, &control, &mut |_| {});
         if found.best == Move::NONE {
-            break GameResult::Draw;
+            return GameResult::Draw;
         }
         // White's view of the score, for the adjudication runs.
         let white = if pos.side_to_move() == crate::types::Colour::White {
@@ -180,26 +204,19 @@ fn play(engine: &mut Engine, openings: &[Position], args: &DatagenArgs, number: 
         } else {
             draw_run = 0;
         }
-        if ply >= SKIP_PLIES && found.score.abs() < MATE_BOUND && is_quiet(&pos) {
-            candidates.push(epd_fields(&pos));
-        }
+        on_search(&pos, ply, found.score);
         if win_run >= WIN_PLIES {
-            break if white > 0 {
+            return if white > 0 {
                 GameResult::WhiteWins
             } else {
                 GameResult::BlackWins
             };
         }
         if ply >= DRAW_FROM_PLY && draw_run >= DRAW_PLIES {
-            break GameResult::Draw;
+            return GameResult::Draw;
         }
         pos.make(found.best);
         ply += 1;
-    };
-    Played {
-        number,
-        result,
-        positions: candidates,
     }
 }
 

@@ -18,6 +18,7 @@
 //! - `suite`: the test-suite runner behind `squall suite`;
 //! - `tune`: the evaluation tuner behind `squall tune` (Texel's method, gradient and swarm);
 //! - `datagen`: self-play positions labelled with the result (`squall datagen`);
+//! - `imbalance_match`: material imbalances measured by self-play games (`squall imbalance`);
 //! - `pgn`: streaming PGN reader, writer, and `squall extract` (quiet positions for tuning);
 //! - `book`: PolyGlot opening books (keys, reader, choice, learning, editor, builder);
 //! - `ics`: the Internet chess server bot behind `squall ics`.
@@ -32,6 +33,7 @@ pub mod datagen;
 pub mod epd;
 pub mod eval;
 pub mod ics;
+pub mod imbalance_match;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

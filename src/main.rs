@@ -49,6 +49,10 @@ enum Command {
     /// Self-play games at a fixed node budget, written as quiet positions labelled with the
     /// result (tuner input).
     Datagen(squall::datagen::DatagenArgs),
+    /// Material imbalances (queen v three minors, rook v two minors, the exchange, the bishop
+    /// pair, ...) measured by self-play games and turned into centipawns with an extra pawn's
+    /// games as the unit (iCE's method).
+    Imbalance(squall::imbalance_match::ImbalanceArgs),
     /// Quiet positions labelled with the game result, from PGN files (tuner input).
     Extract(squall::pgn::extract::ExtractArgs),
     /// Play on a FICS/ICC-style chess server as a bot (see `squall ics --help`).
@@ -188,6 +192,7 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => squall::tune::run(&args),
         Some(Command::WdlFit(args)) => squall::wdl::fit::run(&args),
         Some(Command::Datagen(args)) => squall::datagen::run(&args),
+        Some(Command::Imbalance(args)) => squall::imbalance_match::run(&args),
         Some(Command::Extract(args)) => squall::pgn::extract::run(&args),
         Some(Command::Ics(args)) => squall::ics::main(&args),
         None => {
