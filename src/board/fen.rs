@@ -220,28 +220,7 @@ impl Position {
 
     /// The position as FEN.
     pub fn to_fen(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..8u8).rev() {
-            let mut empty = 0;
-            for file in 0..8u8 {
-                let p = self.board[square(file, rank) as usize];
-                if p.is_none() {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        out.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    out.push(p.to_char());
-                }
-            }
-            if empty > 0 {
-                out.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
+        let mut out = board_field(|file, rank| self.board[square(file, rank) as usize]);
         out.push(' ');
         out.push(if self.side == Colour::White { 'w' } else { 'b' });
         out.push(' ');
@@ -343,4 +322,32 @@ fn parse_en_passant(pos: &Position, field: &str) -> Result<u8, FenError> {
         return Err(FenError::EnPassantNoPawn(field.to_string()));
     }
     Ok(sq)
+}
+
+/// The FEN piece-placement field of the board that `piece_at(file, rank)` describes (files and
+/// ranks 0..8), rank 8 first.
+pub fn board_field(piece_at: impl Fn(u8, u8) -> Piece) -> String {
+    let mut out = String::new();
+    for rank in (0..8u8).rev() {
+        let mut empty = 0;
+        for file in 0..8u8 {
+            let p = piece_at(file, rank);
+            if p.is_none() {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    out.push(char::from(b'0' + empty));
+                    empty = 0;
+                }
+                out.push(p.to_char());
+            }
+        }
+        if empty > 0 {
+            out.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    out
 }

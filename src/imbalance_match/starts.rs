@@ -14,6 +14,7 @@
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+use crate::board::fen::board_field;
 use crate::board::Position;
 use crate::movegen::GenType;
 use crate::moves::MoveList;
@@ -217,33 +218,6 @@ fn take_off(
     Some(resolved)
 }
 
-/// The FEN board field of `board`.
-fn board_field(board: &[Piece; 64]) -> String {
-    let mut out = String::new();
-    for rank in (0..8).rev() {
-        let mut empty = 0u8;
-        for file in 0..8 {
-            let p = board[rank * 8 + file];
-            if p.is_none() {
-                empty += 1;
-            } else {
-                if empty > 0 {
-                    out.push(char::from(b'0' + empty));
-                    empty = 0;
-                }
-                out.push(p.to_char());
-            }
-        }
-        if empty > 0 {
-            out.push(char::from(b'0' + empty));
-        }
-        if rank > 0 {
-            out.push('/');
-        }
-    }
-    out
-}
-
 /// A capture that wins material (SEE > 0) for the side to move.
 fn has_winning_capture(pos: &Position) -> bool {
     let ci = pos.check_info();
@@ -263,7 +237,7 @@ fn fair_start(opening: &Position, board: &[Piece; 64]) -> Option<Position> {
     let (_, _, castling) = (fields.next(), fields.next(), fields.next()?);
     let fullmove = opening.fullmove_number();
     let side = |c: Colour| if c == Colour::White { "w" } else { "b" };
-    let board = board_field(board);
+    let board = board_field(|file, rank| board[rank as usize * 8 + file as usize]);
     let us = opening.side_to_move();
     let pos =
         Position::from_fen(&format!("{board} {} {castling} - 0 {fullmove}", side(us))).ok()?;
