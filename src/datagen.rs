@@ -18,6 +18,7 @@
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -252,6 +253,42 @@ fn resume_point(path: &Path) -> std::io::Result<(usize, u64)> {
 }
 
 /// `squall datagen`.
+/// Plays game `i` for every `i` in `games` as `play(engine, i)` on `threads` threads, each
+/// with an engine of its own (`hash` MB), and hands each result to `take` on the calling
+/// thread as it comes, in any order. An error from `take` stops the run and is returned.
+/// Shared by `squall datagen` and `squall imbalance`.
+pub fn play_on_threads<T: Send, E>(
+    threads: usize,
+    hash: usize,
+    games: Range<usize>,
+    play: impl Fn(&mut Engine, usize) -> T + Sync,
+    mut take: impl FnMut(T) -> Result<(), E>,
+) -> Result<(), E> {
+    let next = AtomicUsize::new(games.start);
+    let (send, receive) = mpsc::channel::<T>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(games.len()) {
+            let send = send.clone();
+            let (next, play, end) = (&next, &play, games.end);
+            scope.spawn(move || {
+                let mut engine = Engine::new(hash);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= end || send.send(play(&mut engine, i)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(send);
+        // Returning early drops the receiver, so the workers stop after their current game.
+        for result in receive {
+            take(result)?;
+        }
+        Ok(())
+    })
+}
+
 pub fn run(args: &DatagenArgs) -> ExitCode {
     match generate(args) {
         Ok(()) => ExitCode::SUCCESS,
@@ -285,37 +322,19 @@ fn generate(args: &DatagenArgs) -> Result<(), String> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, 256);
-    let next = AtomicUsize::new(done + 1);
-    let (send, receive) = mpsc::channel::<Played>();
     let started = Instant::now();
-    let result = std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let send = send.clone();
-            let (next, openings) = (&next, &openings);
-            scope.spawn(move || {
-                let mut engine = Engine::new(args.hash.clamp(1, 4096));
-                loop {
-                    let number = next.fetch_add(1, Ordering::Relaxed);
-                    if number > args.games {
-                        break;
-                    }
-                    if send
-                        .send(play(&mut engine, openings, args, number))
-                        .is_err()
-                    {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(send);
-        // Games come back in any order; they are written in order.
-        let mut waiting = BTreeMap::new();
-        let mut expected = done + 1;
-        let (mut games, mut positions) = (0usize, 0usize);
-        let mut results = [0usize; 3];
-        let mut last_print = Instant::now();
-        for played in receive {
+    // Games come back in any order; they are written in order.
+    let mut waiting = BTreeMap::new();
+    let mut expected = done + 1;
+    let (mut games, mut positions) = (0usize, 0usize);
+    let mut results = [0usize; 3];
+    let mut last_print = Instant::now();
+    let result = play_on_threads(
+        threads,
+        args.hash.clamp(1, 4096),
+        done + 1..args.games + 1,
+        |engine, number| play(engine, &openings, args, number),
+        |played: Played| {
             waiting.insert(played.number, played);
             while let Some(g) = waiting.remove(&expected) {
                 let label = g.result.as_str();
@@ -349,7 +368,10 @@ fn generate(args: &DatagenArgs) -> Result<(), String> {
                     results[2]
                 );
             }
-        }
+            Ok(())
+        },
+    );
+    if result.is_ok() {
         let secs = started.elapsed().as_secs_f64().max(1e-9);
         println!(
             "{games} games ({} in the file), {positions} positions in {secs:.1} s ({:.0} positions/s, {threads} threads), +{} ={} -{}",
@@ -359,8 +381,7 @@ fn generate(args: &DatagenArgs) -> Result<(), String> {
             results[1],
             results[2]
         );
-        Ok(())
-    });
+    }
     out.sync_all().map_err(|e| e.to_string())?;
     result
 }

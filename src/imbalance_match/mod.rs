@@ -17,17 +17,15 @@
 pub mod starts;
 pub mod stats;
 
+use std::convert::Infallible;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::board::Position;
-use crate::datagen::{play_game, read_openings, DEFAULT_OPENINGS};
+use crate::datagen::{play_game, play_on_threads, read_openings, DEFAULT_OPENINGS};
 use crate::eval::Evaluator;
 use crate::pgn::GameResult;
-use crate::search::Engine;
 use crate::types::Colour;
 use starts::{measured_side, opening_order, start_pairs, Class, StartPair};
 use stats::{elo, pawn_units, pawn_units_error, Tally};
@@ -253,31 +251,21 @@ fn play_all(
     rows: &mut [Row],
     progress: &mut impl FnMut(&str),
 ) -> Vec<Option<f64>> {
-    let next = AtomicUsize::new(0);
-    let (send, receive) = mpsc::channel::<(usize, f64)>();
     let started = Instant::now();
     let mut results = vec![None; jobs.len()];
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min(jobs.len()) {
-            let send = send.clone();
-            let next = &next;
-            scope.spawn(move || {
-                let mut engine = Engine::new(args.hash);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(job) = jobs.get(i) else { break };
-                    let start = pairs[job.row][job.pair].starts[job.start].clone();
-                    let result = play_game(&mut engine, start, args.nodes, |_, _, _| {});
-                    if send.send((i, points(result, job.start))).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(send);
-        let mut last_print = Instant::now();
-        let mut done = 0usize;
-        for (i, p) in receive {
+    let mut last_print = Instant::now();
+    let mut done = 0usize;
+    let finished: Result<(), Infallible> = play_on_threads(
+        threads,
+        args.hash,
+        0..jobs.len(),
+        |engine, i| {
+            let job = jobs[i];
+            let start = pairs[job.row][job.pair].starts[job.start].clone();
+            let result = play_game(engine, start, args.nodes, |_, _, _| {});
+            (i, points(result, job.start))
+        },
+        |(i, p)| {
             results[i] = Some(p);
             rows[jobs[i].row].tally.add(p);
             done += 1;
@@ -285,8 +273,10 @@ fn play_all(
                 last_print = Instant::now();
                 progress(&progress_line(rows, done, jobs.len(), started));
             }
-        }
-    });
+            Ok(())
+        },
+    );
+    let Ok(()) = finished;
     let secs = started.elapsed().as_secs_f64();
     progress(&format!(
         "{} games in {secs:.1} s on {threads} threads ({:.2} s per game per thread)",

@@ -16,9 +16,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::board::fen::board_field;
 use crate::board::Position;
-use crate::movegen::GenType;
-use crate::moves::MoveList;
-use crate::pgn::extract::mix;
+use crate::pgn::extract::{has_capture_gaining, mix};
 use crate::types::{file_of, from64, Colour, Kind, Piece};
 
 /// Draws of the pieces to take off before an opening is given up for a class and colour.
@@ -218,15 +216,6 @@ fn take_off(
     Some(resolved)
 }
 
-/// A capture that wins material (SEE > 0) for the side to move.
-fn has_winning_capture(pos: &Position) -> bool {
-    let ci = pos.check_info();
-    let mut list = MoveList::new();
-    pos.generate(GenType::Captures, &mut list);
-    list.iter()
-        .any(|&m| pos.is_legal(m, &ci) && pos.see_ge(m, 1))
-}
-
 /// `board` with `opening`'s side to move, castling rights where king and rook still stand,
 /// no en-passant square and a fresh fifty-move count, when it is a fair start: legal, neither
 /// side in check, and no capture that wins material for either side (checked with each side
@@ -246,8 +235,8 @@ fn fair_start(opening: &Position, board: &[Piece; 64]) -> Option<Position> {
         Position::from_fen(&format!("{board} {} - - 0 {fullmove}", side(us.flip()))).ok()?;
     if pos.in_check()
         || other.in_check()
-        || has_winning_capture(&pos)
-        || has_winning_capture(&other)
+        || has_capture_gaining(&pos, 1)
+        || has_capture_gaining(&other, 1)
     {
         return None;
     }

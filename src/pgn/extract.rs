@@ -68,15 +68,16 @@ const BAD_GAMES_SHOWN: usize = 20;
 /// material by static exchange, so a quiescence search would stand pat here and the static
 /// evaluation is what the result label is fitted to.
 pub fn is_quiet(pos: &Position) -> bool {
-    if pos.in_check() {
-        return false;
-    }
+    !pos.in_check() && !has_capture_gaining(pos, 0)
+}
+
+/// Has the side to move a legal capture whose exchange (SEE) gains at least `gain`?
+pub fn has_capture_gaining(pos: &Position, gain: i32) -> bool {
     let ci = pos.check_info();
     let mut list = MoveList::new();
     pos.generate(GenType::Captures, &mut list);
-    !list
-        .iter()
-        .any(|&m| pos.is_legal(m, &ci) && pos.see_ge(m, 0))
+    list.iter()
+        .any(|&m| pos.is_legal(m, &ci) && pos.see_ge(m, gain))
 }
 
 /// The first four FEN fields (board, side, castling, en passant), as EPD wants them.
