@@ -16,6 +16,7 @@
 //! `validate` (full recompute).
 
 pub mod attacks;
+pub mod bitboard;
 pub mod draw;
 pub mod fen;
 pub mod geometry;

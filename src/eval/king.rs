@@ -9,7 +9,7 @@
 //! convex table, so the danger climbs steeply as attackers pile up. It only counts when the
 //! attacker has a queen or enough other material to mate with.
 
-use super::mobility::{kind_slot, reach};
+use super::mobility::kind_slot;
 use super::params::{Params, KING_ATTACKERS_SCALE_ONE, KING_SAFETY_UNITS};
 use super::pawns::PawnEntry;
 use super::psqt;
@@ -17,9 +17,9 @@ use super::score::Score;
 use super::trace::Term;
 use super::tracer::Tracer;
 use super::EvalInfo;
-use crate::board::geometry::{BISHOP_DIRS, KNIGHT_DELTAS, ROOK_DIRS};
+use crate::board::bitboard;
 use crate::board::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
-use crate::types::{Colour, Kind};
+use crate::types::{to64, Colour, Kind};
 
 /// Files the king lands on when castling short and long.
 const SHORT_CASTLE_FILE: usize = 6;
@@ -78,9 +78,11 @@ fn safe_check_units<T: Tracer>(pos: &Position, p: &Params, info: &EvalInfo<T>, c
     let ksq = pos.king(them);
     let safe = !info.attacked[them.index()] & !info.occupied[us];
     let by = &info.attacked_by[us];
-    let knight = reach(pos, ksq, &KNIGHT_DELTAS, false);
-    let diagonal = reach(pos, ksq, &BISHOP_DIRS, true);
-    let straight = reach(pos, ksq, &ROOK_DIRS, true);
+    let occupied = info.occupied[0] | info.occupied[1];
+    let from = to64(ksq);
+    let knight = bitboard::KNIGHT[from & 63];
+    let diagonal = bitboard::bishop(from, occupied);
+    let straight = bitboard::rook(from, occupied);
     let count = |squares: u64, kind: Kind| {
         (squares & by[kind as usize] & safe).count_ones() as i32
             * p.king_safe_check[kind_slot(kind)].mg()

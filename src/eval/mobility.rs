@@ -1,49 +1,24 @@
 //! Mobility and the attack maps, from one scan of every piece's rays.
 //!
-//! Each knight, bishop, rook and queen walks its 0x88 steps (sliders until the first occupied
-//! square, which is included). The squares reached feed three things at once: the piece's
+//! Each knight, bishop, rook and queen takes its attack set from `board::bitboard` (sliders up to
+//! and including the first occupied square). The squares reached feed three things at once: the piece's
 //! mobility (squares neither occupied by its own side nor guarded by an enemy pawn, looked up
 //! in a per-kind non-linear table), the colour's attack maps (used by king safety, threats and
 //! passed pawns) and the tally of attackers on the enemy king zone.
 
 use super::params::Params;
-use super::pawns::bb;
 use super::score::Score;
 use super::trace::Term;
 use super::tracer::Tracer;
 use super::EvalInfo;
-use crate::board::geometry::{BISHOP_DIRS, KING_DELTAS, KNIGHT_DELTAS, QUEEN_DIRS, ROOK_DIRS};
+use crate::board::bitboard;
 use crate::board::Position;
-use crate::types::{on_board, Colour, Kind, Square};
-
-/// Squares reached from `from` along `dirs`: one step each, or sliding until blocked.
-#[inline]
-pub fn reach(pos: &Position, from: Square, dirs: &[i16], slides: bool) -> u64 {
-    let mut set = 0;
-    for &d in dirs {
-        let mut t = from as i16 + d;
-        while on_board(t) {
-            set |= bb(t as Square);
-            if !slides || pos.piece_at(t as Square).is_some() {
-                break;
-            }
-            t += d;
-        }
-    }
-    set
-}
+use crate::types::{to64, Colour, Kind, Square};
 
 /// Squares next to `sq`.
 #[inline]
 pub fn king_reach(sq: Square) -> u64 {
-    let mut set = 0;
-    for &d in &KING_DELTAS {
-        let t = sq as i16 + d;
-        if on_board(t) {
-            set |= bb(t as Square);
-        }
-    }
-    set
+    bitboard::KING[to64(sq) & 63]
 }
 
 /// Index of a kind in the P N B R Q weight tables.
@@ -58,14 +33,16 @@ pub(crate) fn scan<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>
         let them = c.flip().index();
         let excluded = info.occupied[us] | info.pawns.attacks[them];
         let zone = info.king_zone[them];
+        let occupied = info.occupied[0] | info.occupied[1];
         let mut mobility = Score::ZERO;
         for &sq in &pos.pieces(c)[1..] {
             let kind = pos.piece_at(sq).kind();
+            let from = to64(sq);
             let att = match kind {
-                Kind::Knight => reach(pos, sq, &KNIGHT_DELTAS, false),
-                Kind::Bishop => reach(pos, sq, &BISHOP_DIRS, true),
-                Kind::Rook => reach(pos, sq, &ROOK_DIRS, true),
-                Kind::Queen => reach(pos, sq, &QUEEN_DIRS, true),
+                Kind::Knight => bitboard::KNIGHT[from & 63],
+                Kind::Bishop => bitboard::bishop(from, occupied),
+                Kind::Rook => bitboard::rook(from, occupied),
+                Kind::Queen => bitboard::queen(from, occupied),
                 Kind::Pawn | Kind::King => continue,
             };
             let n = (att & !excluded).count_ones() as usize;

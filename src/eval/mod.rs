@@ -79,9 +79,9 @@ pub mod trace;
 pub mod tracer;
 pub mod weights;
 
-use crate::board::geometry::QUEEN_DIRS;
+use crate::board::bitboard;
 use crate::board::Position;
-use crate::types::{Colour, Kind, Piece};
+use crate::types::{to64, Colour, Kind, Piece};
 use params::{Params, DEFAULT_PARAMS};
 use pawns::{bb, PawnEntry, PawnTable};
 use score::Score;
@@ -243,11 +243,9 @@ pub struct EvalInfo<T: Tracer = NoTrace> {
 
 impl<T: Tracer> EvalInfo<T> {
     fn new(pos: &Position, pawns: PawnEntry, tracer: T) -> EvalInfo<T> {
-        let mut occupied = [0u64; 2];
+        let occupied = occupancy(pos, &pawns);
         let mut king_zone = [0u64; 2];
         for c in Colour::BOTH {
-            let squares: u64 = pos.pieces(c).iter().map(|&sq| bb(sq)).fold(0, |a, b| a | b);
-            occupied[c.index()] = squares | pawns.pawns[c.index()];
             let k = pos.king(c);
             king_zone[c.index()] = mobility::king_reach(k) | bb(k);
         }
@@ -329,6 +327,7 @@ fn tempo(pos: &Position, p: &Params) -> Score {
 /// queen bearing on the enemy king's zone: each can be worth more than the margin, and only
 /// the full evaluation sees it.
 fn lazy_allowed(pos: &Position, e: &PawnEntry) -> bool {
+    let mut occupied = None;
     for c in Colour::BOTH {
         if pos.pieces(c.flip()).len() == 1 && e.passed[c.index()] != 0 {
             return false;
@@ -342,8 +341,12 @@ fn lazy_allowed(pos: &Position, e: &PawnEntry) -> bool {
         let queens = pos.pieces(c)[1..]
             .iter()
             .filter(|&&sq| pos.piece_at(sq) == queen);
+        let all = *occupied.get_or_insert_with(|| {
+            let [white, black] = occupancy(pos, e);
+            white | black
+        });
         for &sq in queens {
-            if mobility::reach(pos, sq, &QUEEN_DIRS, true) & zone != 0 {
+            if bitboard::queen(to64(sq), all) & zone != 0 {
                 return false;
             }
         }
@@ -354,6 +357,15 @@ fn lazy_allowed(pos: &Position, e: &PawnEntry) -> bool {
             .fold(0, |m, &r| m | pawns::rank_mask(c.relative_rank(r)))
     };
     e.passed[0] & advanced(Colour::White) == 0 && e.passed[1] & advanced(Colour::Black) == 0
+}
+
+/// Squares each colour occupies: its piece list and the pawn entry's pawns.
+#[inline]
+fn occupancy(pos: &Position, pawns: &PawnEntry) -> [u64; 2] {
+    Colour::BOTH.map(|c| {
+        let squares = pos.pieces(c).iter().fold(0, |a, &sq| a | bb(sq));
+        squares | pawns.pawns[c.index()]
+    })
 }
 
 /// The lazy estimate: incremental material and squares, pawn-hash terms, tempo.

@@ -1,0 +1,180 @@
+//! Attack sets as 64-bit boards, for the evaluation's attack maps.
+//!
+//! The board itself stays a 0x88 mailbox; the evaluation, though, wants the squares a piece
+//! reaches as a set (mobility counts, king-zone hits, threat maps), and walking 0x88 rays
+//! square by square costs a branch per step. Here each slider direction is one table ray cut at
+//! its first blocker (the "classical approach"): the blocker is the lowest set bit of
+//! `ray & occupied` on rays that grow with the square index and the highest on the others, and
+//! everything beyond it is removed by the blocker's own ray. All tables are built at compile
+//! time. Squares are 0..64 (`to64`), bit `8 * rank + file`.
+
+/// Rank and file steps of the eight directions. The first four grow the square index (north,
+/// east, north-east, north-west), the last four shrink it.
+const DIRS: [(i32, i32); 8] = [
+    (1, 0),
+    (0, 1),
+    (1, 1),
+    (1, -1),
+    (-1, 0),
+    (0, -1),
+    (-1, -1),
+    (-1, 1),
+];
+
+const fn on(rank: i32, file: i32) -> bool {
+    rank >= 0 && rank < 8 && file >= 0 && file < 8
+}
+
+const fn build_rays() -> [[u64; 64]; 8] {
+    let mut rays = [[0u64; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 64 {
+            let (dr, df) = DIRS[d];
+            let (mut r, mut f) = (sq as i32 / 8 + dr, sq as i32 % 8 + df);
+            while on(r, f) {
+                rays[d][sq] |= 1u64 << (r * 8 + f);
+                r += dr;
+                f += df;
+            }
+            sq += 1;
+        }
+        d += 1;
+    }
+    rays
+}
+
+const fn build_leaper(steps: [(i32, i32); 8]) -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut i = 0;
+        while i < 8 {
+            let (r, f) = (sq as i32 / 8 + steps[i].0, sq as i32 % 8 + steps[i].1);
+            if on(r, f) {
+                table[sq] |= 1u64 << (r * 8 + f);
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+/// `RAYS[direction][square]`: every square from `square` to the edge, the square itself left out.
+static RAYS: [[u64; 64]; 8] = build_rays();
+
+/// Squares a knight on the square attacks.
+pub static KNIGHT: [u64; 64] = build_leaper([
+    (2, 1),
+    (2, -1),
+    (-2, 1),
+    (-2, -1),
+    (1, 2),
+    (1, -2),
+    (-1, 2),
+    (-1, -2),
+]);
+
+/// Squares next to the square.
+pub static KING: [u64; 64] = build_leaper([
+    (1, 0),
+    (0, 1),
+    (1, 1),
+    (1, -1),
+    (-1, 0),
+    (0, -1),
+    (-1, -1),
+    (-1, 1),
+]);
+
+/// The ray in direction `d` from `sq`, up to and including its first occupied square.
+#[inline(always)]
+fn ray(d: usize, sq: usize, occupied: u64) -> u64 {
+    let rays = &RAYS[d & 7];
+    let full = rays[sq & 63];
+    let blockers = full & occupied;
+    if blockers == 0 {
+        return full;
+    }
+    let first = if d < 4 {
+        blockers.trailing_zeros()
+    } else {
+        63 - blockers.leading_zeros()
+    };
+    full ^ rays[first as usize & 63]
+}
+
+/// Squares a rook on `sq` attacks (blockers included) with `occupied` the occupied squares.
+#[inline]
+pub fn rook(sq: usize, occupied: u64) -> u64 {
+    ray(0, sq, occupied) | ray(1, sq, occupied) | ray(4, sq, occupied) | ray(5, sq, occupied)
+}
+
+/// Squares a bishop on `sq` attacks.
+#[inline]
+pub fn bishop(sq: usize, occupied: u64) -> u64 {
+    ray(2, sq, occupied) | ray(3, sq, occupied) | ray(6, sq, occupied) | ray(7, sq, occupied)
+}
+
+/// Squares a queen on `sq` attacks.
+#[inline]
+pub fn queen(sq: usize, occupied: u64) -> u64 {
+    rook(sq, occupied) | bishop(sq, occupied)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same sets by walking each direction step by step.
+    fn walk(sq: usize, occupied: u64, dirs: &[(i32, i32)], slides: bool) -> u64 {
+        let mut set = 0;
+        for &(dr, df) in dirs {
+            let (mut r, mut f) = (sq as i32 / 8 + dr, sq as i32 % 8 + df);
+            while on(r, f) {
+                let bit = 1u64 << (r * 8 + f);
+                set |= bit;
+                if !slides || occupied & bit != 0 {
+                    break;
+                }
+                r += dr;
+                f += df;
+            }
+        }
+        set
+    }
+
+    #[test]
+    fn sliders_match_a_step_walk_on_random_boards() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let occupied = x & (x >> 3) & (x >> 5);
+            for sq in 0..64 {
+                assert_eq!(
+                    rook(sq, occupied),
+                    walk(sq, occupied, &DIRS[..2], true) | walk(sq, occupied, &DIRS[4..6], true)
+                );
+                assert_eq!(
+                    bishop(sq, occupied),
+                    walk(sq, occupied, &DIRS[2..4], true) | walk(sq, occupied, &DIRS[6..], true)
+                );
+                assert_eq!(queen(sq, occupied), walk(sq, occupied, &DIRS, true));
+            }
+        }
+    }
+
+    #[test]
+    fn leapers_match_their_steps() {
+        for sq in 0..64 {
+            assert_eq!(KING[sq], walk(sq, 0, &DIRS, false));
+        }
+        assert_eq!(KNIGHT[0].count_ones(), 2);
+        assert_eq!(KNIGHT[27].count_ones(), 8);
+        assert_eq!(KNIGHT[0], (1 << 10) | (1 << 17));
+    }
+}
