@@ -142,6 +142,10 @@ pub struct Tree<'a> {
     root_draw: i32,
     /// Nodes between polls, minus one (finer under a node rate).
     poll_mask: u64,
+    /// A move picker per ply, made on first use and restarted at each node there (a new
+    /// picker would zero its 3 KB of buffers at every node). A node takes its ply's picker
+    /// and puts it back after its move loop; one that returns early (a stop) drops it.
+    pickers: Vec<Option<Box<Picker>>>,
 }
 
 /// What became of one move of a node's move loop.
@@ -580,6 +584,7 @@ impl<'a> Tree<'a> {
             splits_owned: 0,
             root_draw: job.root_draw,
             poll_mask: POLL_MASK,
+            pickers: (0..MAX_PLY + 2).map(|_| None).collect(),
         }
     }
 
@@ -693,6 +698,20 @@ impl<'a> Tree<'a> {
         }
         r -= history / LMR_HISTORY_DIVISOR;
         r.clamp(0, (depth - 2 * ONE_PLY).max(0))
+    }
+
+    /// The picker of `ply`, made if this ply has none yet (or beyond the stack).
+    fn take_picker(&mut self, ply: usize) -> Box<Picker> {
+        self.pickers
+            .get_mut(ply)
+            .and_then(Option::take)
+            .unwrap_or_else(|| Box::new(Picker::empty()))
+    }
+
+    fn put_picker(&mut self, ply: usize, picker: Box<Picker>) {
+        if let Some(slot) = self.pickers.get_mut(ply) {
+            *slot = Some(picker);
+        }
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -902,7 +921,8 @@ impl<'a> Tree<'a> {
                 Move::NONE
             },
         ];
-        let mut picker = Picker::main(tt_move, in_check, killers, grand, counter, ctx);
+        let mut picker = self.take_picker(ply);
+        picker.start_main(tt_move, in_check, killers, grand, counter, ctx);
         let node = NodeInfo {
             root: false,
             ply,
@@ -997,6 +1017,7 @@ impl<'a> Tree<'a> {
                 break;
             }
         }
+        self.put_picker(ply, picker);
 
         if legal == 0 {
             return if in_check {
@@ -1480,7 +1501,8 @@ impl<'a> Tree<'a> {
         }
 
         let ci = self.pos.check_info();
-        let mut picker = Picker::quiescence(tt_move, in_check, qply < QS_CHECK_PLIES);
+        let mut picker = self.take_picker(ply);
+        picker.start_quiescence(tt_move, in_check, qply < QS_CHECK_PLIES);
         let mut best_move = Move::NONE;
         while let Some(m) = picker.next(&self.pos, self.history, &ci) {
             if !self.pos.is_legal(m, &ci) {
@@ -1522,6 +1544,7 @@ impl<'a> Tree<'a> {
                 }
             }
         }
+        self.put_picker(ply, picker);
         let bound = Bound::of(best, original_alpha, beta);
         let stored_eval = if in_check { 0 } else { stand_pat };
         self.tt
