@@ -8,6 +8,9 @@
 //! everything beyond it is removed by the blocker's own ray. All tables are built at compile
 //! time. Squares are 0..64 (`to64`), bit `8 * rank + file`.
 
+use super::Position;
+use crate::types::{to64, Colour};
+
 /// Rank and file steps of the eight directions. The first four grow the square index (north,
 /// east, north-east, north-west), the last four shrink it.
 const DIRS: [(i32, i32); 8] = [
@@ -60,6 +63,17 @@ const fn build_leaper(steps: [(i32, i32); 8]) -> [u64; 64] {
         sq += 1;
     }
     table
+}
+
+/// Every occupied square of `pos`, from its piece and pawn lists.
+pub fn occupied(pos: &Position) -> u64 {
+    let mut set = 0;
+    for c in Colour::BOTH {
+        for &sq in pos.pieces(c).iter().chain(pos.pawns(c)) {
+            set |= 1u64 << to64(sq);
+        }
+    }
+    set
 }
 
 /// `RAYS[direction][square]`: every square from `square` to the edge, the square itself left out.

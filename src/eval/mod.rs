@@ -341,10 +341,7 @@ fn lazy_allowed(pos: &Position, e: &PawnEntry) -> bool {
         let queens = pos.pieces(c)[1..]
             .iter()
             .filter(|&&sq| pos.piece_at(sq) == queen);
-        let all = *occupied.get_or_insert_with(|| {
-            let [white, black] = occupancy(pos, e);
-            white | black
-        });
+        let all = *occupied.get_or_insert_with(|| bitboard::occupied(pos));
         for &sq in queens {
             if bitboard::queen(to64(sq), all) & zone != 0 {
                 return false;
