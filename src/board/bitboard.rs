@@ -184,8 +184,8 @@ mod tests {
 
     #[test]
     fn leapers_match_their_steps() {
-        for sq in 0..64 {
-            assert_eq!(KING[sq], walk(sq, 0, &DIRS, false));
+        for (sq, &set) in KING.iter().enumerate() {
+            assert_eq!(set, walk(sq, 0, &DIRS, false));
         }
         assert_eq!(KNIGHT[0].count_ones(), 2);
         assert_eq!(KNIGHT[27].count_ones(), 8);
