@@ -91,17 +91,8 @@ pub static KNIGHT: [u64; 64] = build_leaper([
     (-1, -2),
 ]);
 
-/// Squares next to the square.
-pub static KING: [u64; 64] = build_leaper([
-    (1, 0),
-    (0, 1),
-    (1, 1),
-    (1, -1),
-    (-1, 0),
-    (0, -1),
-    (-1, -1),
-    (-1, 1),
-]);
+/// Squares next to the square: one step in each of the eight directions.
+pub static KING: [u64; 64] = build_leaper(DIRS);
 
 /// The ray in direction `d` from `sq`, up to and including its first occupied square.
 #[inline(always)]
