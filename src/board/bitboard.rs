@@ -9,7 +9,7 @@
 //! time. Squares are 0..64 (`to64`), bit `8 * rank + file`.
 
 use super::Position;
-use crate::types::{to64, Colour};
+use crate::types::Colour;
 
 /// Rank and file steps of the eight directions. The first four grow the square index (north,
 /// east, north-east, north-west), the last four shrink it.
@@ -65,15 +65,10 @@ const fn build_leaper(steps: [(i32, i32); 8]) -> [u64; 64] {
     table
 }
 
-/// Every occupied square of `pos`, from its piece and pawn lists.
+/// Every occupied square of `pos`.
+#[inline]
 pub fn occupied(pos: &Position) -> u64 {
-    let mut set = 0;
-    for c in Colour::BOTH {
-        for &sq in pos.pieces(c).iter().chain(pos.pawns(c)) {
-            set |= 1u64 << to64(sq);
-        }
-    }
-    set
+    pos.occupancy(Colour::White) | pos.occupancy(Colour::Black)
 }
 
 /// `RAYS[direction][square]`: every square from `square` to the edge, the square itself left out.

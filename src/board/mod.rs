@@ -30,7 +30,7 @@ pub mod zobrist;
 use crate::eval::psqt;
 use crate::eval::score::Score;
 use crate::moves::Move;
-use crate::types::{Colour, Kind, Piece, Square, NO_SQUARE};
+use crate::types::{to64, Colour, Kind, Piece, Square, NO_SQUARE};
 
 /// Castling-right bits.
 pub const WHITE_OO: u8 = 1;
@@ -84,6 +84,9 @@ pub struct Position {
     psq: Score,
     /// Number of pieces giving check to the side to move (0, 1 or 2).
     checkers: u8,
+    /// Each side's occupied squares as a 64-bit set (bit `to64(sq)`), kept by the raw
+    /// primitives for the bitboard attack sets of the evaluation and perft's bulk count.
+    occupancy: [u64; 2],
     /// Undo stack: one entry per made move (including null moves).
     undo: Vec<State>,
     /// Keys of every earlier position in the game and the search, oldest first.
@@ -112,6 +115,7 @@ impl Position {
             material_key: 0,
             psq: Score::ZERO,
             checkers: 0,
+            occupancy: [0; 2],
             undo: Vec::with_capacity(256),
             keys: Vec::with_capacity(512),
         }
@@ -190,6 +194,12 @@ impl Position {
     #[inline]
     pub fn pieces(&self, c: Colour) -> &[Square] {
         &self.pieces[c.index()][..self.piece_len[c.index()] as usize]
+    }
+
+    /// The squares side `c` occupies, as a 64-bit set (bit `to64(sq)`).
+    #[inline]
+    pub fn occupancy(&self, c: Colour) -> u64 {
+        self.occupancy[c.index()]
     }
 
     #[inline]
@@ -310,6 +320,7 @@ impl Position {
         debug_assert!(self.board[sq as usize].is_none());
         let c = p.colour().index();
         self.board[sq as usize] = p;
+        self.occupancy[c] |= 1u64 << to64(sq);
         self.counts[p.index()] += 1;
         if p.is_kind(Kind::Pawn) {
             let n = self.pawn_len[c] as usize;
@@ -362,6 +373,7 @@ impl Position {
         debug_assert!(p.is_some() && !p.is_kind(Kind::King));
         let c = p.colour().index();
         self.board[sq as usize] = Piece::NONE;
+        self.occupancy[c] ^= 1u64 << to64(sq);
         self.counts[p.index()] -= 1;
         let i = self.slot[sq as usize] as usize;
         if p.is_kind(Kind::Pawn) {
@@ -387,6 +399,7 @@ impl Position {
         let c = p.colour().index();
         self.board[from as usize] = Piece::NONE;
         self.board[to as usize] = p;
+        self.occupancy[c] ^= (1u64 << to64(from)) | (1u64 << to64(to));
         let i = self.slot[from as usize];
         // Empty squares keep slot 0 so that equal positions compare equal field by field.
         self.slot[from as usize] = 0;
@@ -469,6 +482,7 @@ impl PartialEq for Position {
             && self.material_key == o.material_key
             && self.psq == o.psq
             && self.checkers == o.checkers
+            && self.occupancy == o.occupancy
             && self.undo == o.undo
             && self.keys == o.keys
     }

@@ -5,7 +5,7 @@ use super::zobrist::ZOBRIST;
 use super::Position;
 use crate::eval::psqt;
 use crate::eval::score::Score;
-use crate::types::{file_of, Colour, Kind, Piece, Square, NO_SQUARE};
+use crate::types::{file_of, to64, Colour, Kind, Piece, Square, NO_SQUARE};
 
 /// Keys and sums computed from scratch.
 pub(crate) struct Recomputed {
@@ -96,6 +96,16 @@ impl Position {
                 if !listed {
                     return Err(format!("{p:?} on {sq:#x} missing from its list"));
                 }
+            }
+        }
+        for c in Colour::BOTH {
+            let set = self
+                .pieces(c)
+                .iter()
+                .chain(self.pawns(c))
+                .fold(0u64, |set, &sq| set | 1u64 << to64(sq));
+            if set != self.occupancy[c.index()] {
+                return Err(format!("{c:?} occupancy differs from the lists"));
             }
         }
         if counts != self.counts {

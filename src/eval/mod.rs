@@ -243,7 +243,7 @@ pub struct EvalInfo<T: Tracer = NoTrace> {
 
 impl<T: Tracer> EvalInfo<T> {
     fn new(pos: &Position, pawns: PawnEntry, tracer: T) -> EvalInfo<T> {
-        let occupied = occupancy(pos, &pawns);
+        let occupied = occupancy(pos);
         let mut king_zone = [0u64; 2];
         for c in Colour::BOTH {
             let k = pos.king(c);
@@ -327,7 +327,6 @@ fn tempo(pos: &Position, p: &Params) -> Score {
 /// queen bearing on the enemy king's zone: each can be worth more than the margin, and only
 /// the full evaluation sees it.
 fn lazy_allowed(pos: &Position, e: &PawnEntry) -> bool {
-    let mut occupied = None;
     for c in Colour::BOTH {
         if pos.pieces(c.flip()).len() == 1 && e.passed[c.index()] != 0 {
             return false;
@@ -341,7 +340,7 @@ fn lazy_allowed(pos: &Position, e: &PawnEntry) -> bool {
         let queens = pos.pieces(c)[1..]
             .iter()
             .filter(|&&sq| pos.piece_at(sq) == queen);
-        let all = *occupied.get_or_insert_with(|| bitboard::occupied(pos));
+        let all = bitboard::occupied(pos);
         for &sq in queens {
             if bitboard::queen(to64(sq), all) & zone != 0 {
                 return false;
@@ -356,13 +355,10 @@ fn lazy_allowed(pos: &Position, e: &PawnEntry) -> bool {
     e.passed[0] & advanced(Colour::White) == 0 && e.passed[1] & advanced(Colour::Black) == 0
 }
 
-/// Squares each colour occupies: its piece list and the pawn entry's pawns.
+/// Squares each colour occupies, kept by the position.
 #[inline]
-fn occupancy(pos: &Position, pawns: &PawnEntry) -> [u64; 2] {
-    Colour::BOTH.map(|c| {
-        let squares = pos.pieces(c).iter().fold(0, |a, &sq| a | bb(sq));
-        squares | pawns.pawns[c.index()]
-    })
+fn occupancy(pos: &Position) -> [u64; 2] {
+    Colour::BOTH.map(|c| pos.occupancy(c))
 }
 
 /// The lazy estimate: incremental material and squares, pawn-hash terms, tempo.

@@ -14,12 +14,15 @@
 //! block its line.
 
 use crate::board::attacks::CheckInfo;
+use crate::board::bitboard;
 use crate::board::geometry::{
     step, BISHOP_DIRS, KING_DELTAS, KNIGHT_DELTAS, QUEEN_DIRS, ROOK_DIRS,
 };
 use crate::board::{Position, BLACK_OO, BLACK_OOO, MAX_PIECES, WHITE_OO, WHITE_OOO};
 use crate::moves::{Move, MoveList, FLAG_CASTLE, FLAG_DOUBLE_PUSH, FLAG_EN_PASSANT};
-use crate::types::{bit, on_board, rank_of, Colour, Kind, Piece, Square, SquareSet, NO_SQUARE};
+use crate::types::{
+    bit, on_board, rank_of, to64, Colour, Kind, Piece, Square, SquareSet, NO_SQUARE,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GenType {
@@ -149,6 +152,11 @@ impl Position {
         // pieces go through `is_legal`, and the king's moves through the attack test.
         let us = self.side_to_move();
         let mut free = Counter(0);
+        // Unpinned knights and sliders: their moves are the attack set less our own squares,
+        // counted at once from 64-bit sets rather than walked square by square.
+        let own = self.occupancy(us);
+        let occupied = own | self.occupancy(us.flip());
+        let mut by_set = 0u64;
         for &from in self.pawns(us) {
             if ci.pinned & bit(from) != 0 {
                 self.gen_pawn::<true, true, _>(us, from, ALL_SQUARES, &mut counter);
@@ -172,10 +180,17 @@ impl Position {
                 counter.count += steps.count;
                 self.gen_castles(us, from, &mut counter);
             } else {
-                self.gen_piece::<true, true, _>(p, from, ALL_SQUARES, &mut free);
+                let sq = to64(from);
+                let reach = match p.kind() {
+                    Kind::Knight => bitboard::KNIGHT[sq],
+                    Kind::Bishop => bitboard::bishop(sq, occupied),
+                    Kind::Rook => bitboard::rook(sq, occupied),
+                    _ => bitboard::queen(sq, occupied),
+                };
+                by_set += (reach & !own).count_ones() as u64;
             }
         }
-        counter.count + free.0
+        counter.count + free.0 + by_set
     }
 
     /// The pseudo-legal moves of the knight or slider `p` on `from` to `targets`.
