@@ -259,10 +259,13 @@ fn run_bench(args: &BenchArgs) -> ExitCode {
     let e = r.eval;
     let pct = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
     println!(
-        "eval: {} calls, {} lazy exits ({:.1}%), pawn hash {} probes, {:.1}% hits",
+        "eval: {} calls, {} lazy exits ({:.1}%), {} cache hits ({:.1}%), pawn hash {} probes, \
+         {:.1}% hits",
         e.calls,
         e.lazy_exits,
         pct(e.lazy_exits, e.calls),
+        e.cache_hits,
+        pct(e.cache_hits, e.calls),
         e.pawn_probes,
         pct(e.pawn_hits, e.pawn_probes)
     );

@@ -62,6 +62,7 @@ macro_rules! weight_times {
     }};
 }
 
+pub mod cache;
 pub mod endgame;
 pub mod imbalance;
 pub mod king;
@@ -82,6 +83,7 @@ pub mod weights;
 use crate::board::bitboard;
 use crate::board::Position;
 use crate::types::{to64, Colour, Kind, Piece};
+use cache::EvalCache;
 use params::{Params, DEFAULT_PARAMS};
 use pawns::{bb, PawnEntry, PawnTable};
 use score::Score;
@@ -112,11 +114,14 @@ pub struct EvalStats {
     pub lazy_exits: u64,
     pub pawn_probes: u64,
     pub pawn_hits: u64,
+    /// Full evaluations answered by the evaluation cache.
+    pub cache_hits: u64,
 }
 
 /// The evaluation with its pawn hash and weights; one per search thread.
 pub struct Evaluator {
     pawn_table: PawnTable,
+    cache: EvalCache,
     params: Params,
     /// The weights' material and square tables are the built-in ones, so the board's
     /// incremental sum can stand for them (otherwise it is recomputed per call).
@@ -151,6 +156,7 @@ impl Evaluator {
     pub fn with_params(params: Params) -> Evaluator {
         Evaluator {
             pawn_table: PawnTable::new(),
+            cache: EvalCache::new(),
             board_psq: same_psq(&params),
             params,
             stats: EvalStats::default(),
@@ -161,16 +167,31 @@ impl Evaluator {
         &self.params
     }
 
-    /// Replaces the weights; the pawn hash is emptied since its entries used the old ones.
+    /// Replaces the weights; the pawn hash and the evaluation cache are emptied since their
+    /// entries used the old ones.
     pub fn set_params(&mut self, params: Params) {
         self.board_psq = same_psq(&params);
         self.params = params;
-        self.pawn_table.clear();
+        self.clear();
     }
 
-    /// Empties the pawn hash (new game).
+    /// Empties the pawn hash and the evaluation cache (new game).
     pub fn clear(&mut self) {
         self.pawn_table.clear();
+        self.cache.clear();
+    }
+
+    /// The full evaluation, from the cache when this position was evaluated before.
+    #[inline]
+    fn full_cached(&mut self, pos: &Position, entry: PawnEntry) -> i32 {
+        let key = pos.key();
+        if let Some(v) = self.cache.get(key) {
+            self.stats.cache_hits += 1;
+            return v;
+        }
+        let v = full(pos, &self.params, entry, self.psq(pos));
+        self.cache.put(key, v);
+        v
     }
 
     /// Material and placement, White-relative, under this evaluator's weights.
@@ -205,7 +226,7 @@ impl Evaluator {
             self.stats.lazy_exits += 1;
             return estimate;
         }
-        full(pos, &self.params, entry, self.psq(pos))
+        self.full_cached(pos, entry)
     }
 
     /// Always the full evaluation (no lazy exit), from the side to move's point of view.
@@ -215,7 +236,7 @@ impl Evaluator {
             return r.value;
         }
         let entry = self.probe(pos);
-        full(pos, &self.params, entry, self.psq(pos))
+        self.full_cached(pos, entry)
     }
 }
 
