@@ -2,10 +2,11 @@
 //! vector-delta tables: one table load says whether a piece *could* reach a square, and only
 //! sliders then walk the ray to see whether it is blocked.
 
+use super::bitboard;
 use super::geometry::{attack_mask, delta_index, piece_bit, step, NEAR_MASK, SLIDER_BITS};
 use super::Position;
 use crate::moves::Move;
-use crate::types::{bit, Colour, Kind, Piece, Square, SquareSet, NO_SQUARE};
+use crate::types::{bit, from64, to64, Colour, Kind, Piece, Square, SquareSet, NO_SQUARE};
 
 /// What the legality filter needs to know about the side to move, computed once per node.
 #[derive(Clone, Copy, Debug)]
@@ -21,42 +22,35 @@ pub struct CheckInfo {
 }
 
 impl Position {
+    /// The squares strictly between `from` and `to` as a 64-bit set (empty off a line).
+    #[inline(always)]
+    fn between(from: Square, to: Square) -> u64 {
+        bitboard::BETWEEN[to64(from) & 63][to64(to) & 63]
+    }
+
+    /// Every occupied square as a 64-bit set.
+    #[inline(always)]
+    fn occupied64(&self) -> u64 {
+        self.occupancy(Colour::White) | self.occupancy(Colour::Black)
+    }
+
     /// True when every square strictly between `from` and `to` is empty; the two must lie on a
     /// common line.
     #[inline]
     pub fn path_clear(&self, from: Square, to: Square) -> bool {
-        let d = step(from, to);
-        debug_assert!(d != 0);
-        let mut sq = from as i16 + d;
-        while sq != to as i16 {
-            if self.piece_at(sq as Square).is_some() {
-                return false;
-            }
-            sq += d;
-        }
-        true
+        debug_assert!(step(from, to) != 0);
+        Self::between(from, to) & self.occupied64() == 0
     }
 
-    /// Like `path_clear`, but treats the squares in `vacated` as empty and `filled` as occupied:
-    /// the occupancy after a move that has not been made.
+    /// Like `path_clear`, but treats the squares in `vacated` (64-bit) as empty and `filled`
+    /// as occupied: the occupancy after a move that has not been made.
     #[inline]
-    fn path_clear_after(
-        &self,
-        from: Square,
-        to: Square,
-        vacated: SquareSet,
-        filled: Square,
-    ) -> bool {
-        let d = step(from, to);
-        let mut sq = from as i16 + d;
-        while sq != to as i16 {
-            let s = sq as Square;
-            if s == filled || (self.piece_at(s).is_some() && vacated & bit(s) == 0) {
-                return false;
-            }
-            sq += d;
+    fn path_clear_after(&self, from: Square, to: Square, vacated: u64, filled: Square) -> bool {
+        let mut occupied = self.occupied64() & !vacated;
+        if filled != NO_SQUARE {
+            occupied |= bitboard::bit64(filled);
         }
-        true
+        Self::between(from, to) & occupied == 0
     }
 
     /// Does the piece `p` standing on `from` attack `to` on the current board?
@@ -125,7 +119,11 @@ impl Position {
         if self.pawn_attackers(sq, by) != 0 {
             return true;
         }
-        let vacated = if ignore == NO_SQUARE { 0 } else { bit(ignore) };
+        let vacated = if ignore == NO_SQUARE {
+            0
+        } else {
+            bitboard::bit64(ignore)
+        };
         near.iter().any(|&from| {
             let m = attack_mask(from, sq) & piece_bit(self.piece_at(from));
             m != 0 && (m & SLIDER_BITS == 0 || self.path_clear_after(from, sq, vacated, NO_SQUARE))
@@ -202,20 +200,10 @@ impl Position {
     }
 
     /// The one piece between `a` and `b` on their common line, if there is exactly one.
+    #[inline]
     fn single_blocker(&self, a: Square, b: Square) -> Option<Square> {
-        let d = step(a, b);
-        let mut sq = a as i16 + d;
-        let mut found = None;
-        while sq != b as i16 {
-            if self.piece_at(sq as Square).is_some() {
-                if found.is_some() {
-                    return None;
-                }
-                found = Some(sq as Square);
-            }
-            sq += d;
-        }
-        found
+        let blockers = Self::between(a, b) & self.occupied64();
+        (blockers.count_ones() == 1).then(|| from64(blockers.trailing_zeros() as usize))
     }
 
     /// King, checkers, pins and evasion targets of the side to move.
@@ -259,7 +247,7 @@ impl Position {
         let them = us.flip();
         let king = self.king(us);
         let captured_sq = (m.to() as i16 - us.forward()) as Square;
-        let vacated = bit(m.from()) | bit(captured_sq);
+        let vacated = bitboard::bit64(m.from()) | bitboard::bit64(captured_sq);
         for &from in self.pawns(them) {
             if from != captured_sq && attack_mask(from, king) & piece_bit(self.piece_at(from)) != 0
             {
@@ -298,14 +286,15 @@ impl Position {
             let (rook_from, rook_to) = super::make::castle_rook_squares(to);
             let rook = Piece::new(us, Kind::Rook);
             let mask = attack_mask(rook_to, ksq) & piece_bit(rook);
-            return mask != 0
-                && self.path_clear_after(rook_to, ksq, bit(from) | bit(rook_from), to);
+            let vacated = bitboard::bit64(from) | bitboard::bit64(rook_from);
+            return mask != 0 && self.path_clear_after(rook_to, ksq, vacated, to);
         }
 
         // Direct check by the piece on its new square (the old square is empty by then).
         let mask = attack_mask(to, ksq) & piece_bit(piece);
         if mask != 0
-            && (mask & SLIDER_BITS == 0 || self.path_clear_after(to, ksq, bit(from), NO_SQUARE))
+            && (mask & SLIDER_BITS == 0
+                || self.path_clear_after(to, ksq, bitboard::bit64(from), NO_SQUARE))
         {
             return true;
         }

@@ -65,6 +65,40 @@ const fn build_leaper(steps: [(i32, i32); 8]) -> [u64; 64] {
     table
 }
 
+/// `BETWEEN[a][b]`: the squares strictly between `a` and `b` when they share a rank, file or
+/// diagonal, else empty. A slider's path is clear when this set holds no occupied square, one
+/// load and a mask instead of a walk.
+pub static BETWEEN: [[u64; 64]; 64] = build_between();
+
+const fn build_between() -> [[u64; 64]; 64] {
+    let mut table = [[0u64; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dr, df) = DIRS[d];
+            let (mut r, mut f) = (a as i32 / 8 + dr, a as i32 % 8 + df);
+            let mut path = 0u64;
+            while on(r, f) {
+                let b = (r * 8 + f) as usize;
+                table[a][b] = path;
+                path |= 1u64 << b;
+                r += dr;
+                f += df;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    table
+}
+
+/// The 64-bit bit of a 0x88 square.
+#[inline(always)]
+pub fn bit64(sq: crate::types::Square) -> u64 {
+    1u64 << crate::types::to64(sq)
+}
+
 /// Every occupied square of `pos`.
 #[inline]
 pub fn occupied(pos: &Position) -> u64 {
@@ -164,6 +198,36 @@ mod tests {
                     walk(sq, occupied, &DIRS[2..4], true) | walk(sq, occupied, &DIRS[6..], true)
                 );
                 assert_eq!(queen(sq, occupied), walk(sq, occupied, &DIRS, true));
+            }
+        }
+    }
+
+    #[test]
+    fn between_holds_the_squares_strictly_between() {
+        // a1..h8 diagonal: b2..g7; a1..a8: a2..a7; knight-apart squares: nothing.
+        assert_eq!(BETWEEN[0][63], 0x0040_2010_0804_0200);
+        assert_eq!(BETWEEN[63][0], BETWEEN[0][63]);
+        assert_eq!(BETWEEN[0][56], 0x0001_0101_0101_0100);
+        assert_eq!(BETWEEN[0][17], 0);
+        assert_eq!(BETWEEN[0][1], 0);
+        // Against a walk on the 0x88 board along the vector-delta table's step.
+        for (a, row) in BETWEEN.iter().enumerate() {
+            for (b, &between) in row.iter().enumerate() {
+                let (a88, b88) = (crate::types::from64(a), crate::types::from64(b));
+                let d = if a == b {
+                    0
+                } else {
+                    super::super::geometry::step(a88, b88)
+                };
+                let mut path = 0u64;
+                if d != 0 {
+                    let mut sq = a88 as i16 + d;
+                    while sq != b88 as i16 {
+                        path |= bit64(sq as crate::types::Square);
+                        sq += d;
+                    }
+                }
+                assert_eq!(between, path, "{a} {b}");
             }
         }
     }

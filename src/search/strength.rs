@@ -469,8 +469,9 @@ mod tests {
                     &mut |_| {},
                 );
                 // The node rate slows the search but never past its budget (the first
-                // iteration, always completed, is tiny).
-                assert!(t.elapsed().as_millis() < 1000, "{elo}");
+                // iteration, always completed, is tiny). The bound is loose: debug builds on
+                // a loaded machine run many times slower, and only a runaway should fail.
+                assert!(t.elapsed().as_millis() < 3000, "{elo} {:?}", t.elapsed());
                 assert!(
                     pos.legal_moves().contains(r.best),
                     "{elo} {}",
