@@ -9,9 +9,9 @@
 //! convex table, so the danger climbs steeply as attackers pile up. It only counts when the
 //! attacker has a queen or enough other material to mate with.
 
-use super::mobility::kind_slot;
+use super::mobility::{kind_slot, king_reach};
 use super::params::{Params, KING_ATTACKERS_SCALE_ONE, KING_SAFETY_UNITS};
-use super::pawns::PawnEntry;
+use super::pawns::{bb, PawnEntry};
 use super::psqt;
 use super::score::Score;
 use super::trace::Term;
@@ -19,7 +19,7 @@ use super::tracer::Tracer;
 use super::EvalInfo;
 use crate::board::bitboard;
 use crate::board::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
-use crate::types::{to64, Colour, Kind};
+use crate::types::{to64, Colour, Kind, Piece};
 
 /// Files the king lands on when castling short and long.
 const SHORT_CASTLE_FILE: usize = 6;
@@ -61,6 +61,22 @@ pub(crate) fn trace_shelter<T: Tracer>(
 /// Shelter and storm score of `c`'s king.
 pub fn shelter(pos: &Position, e: &PawnEntry, c: Colour) -> Score {
     e.shelter[c.index()][shelter_file(pos, e, c)]
+}
+
+/// Does a queen of `c` reach the enemy king's square or a square next to it? Such a queen
+/// can be worth more than any static margin (a mate, or a sacrifice that mates).
+pub fn queen_bears_on_king(pos: &Position, c: Colour) -> bool {
+    let queen = Piece::new(c, Kind::Queen);
+    if pos.count(queen) == 0 {
+        return false;
+    }
+    let their_king = pos.king(c.flip());
+    let zone = king_reach(their_king) | bb(their_king);
+    let occupied = bitboard::occupied(pos);
+    pos.pieces(c)[1..]
+        .iter()
+        .filter(|&&sq| pos.piece_at(sq) == queen)
+        .any(|&sq| bitboard::queen(to64(sq), occupied) & zone != 0)
 }
 
 /// Phase weight of `c`'s pieces: how much mating material it has.

@@ -80,9 +80,8 @@ pub mod trace;
 pub mod tracer;
 pub mod weights;
 
-use crate::board::bitboard;
 use crate::board::Position;
-use crate::types::{to64, Colour, Kind, Piece};
+use crate::types::{Colour, Kind};
 use cache::EvalCache;
 use params::{Params, DEFAULT_PARAMS};
 use pawns::{bb, PawnEntry, PawnTable};
@@ -352,20 +351,8 @@ fn lazy_allowed(pos: &Position, e: &PawnEntry) -> bool {
         if pos.pieces(c.flip()).len() == 1 && e.passed[c.index()] != 0 {
             return false;
         }
-        let queen = Piece::new(c, Kind::Queen);
-        if pos.count(queen) == 0 {
-            continue;
-        }
-        let their_king = pos.king(c.flip());
-        let zone = mobility::king_reach(their_king) | bb(their_king);
-        let queens = pos.pieces(c)[1..]
-            .iter()
-            .filter(|&&sq| pos.piece_at(sq) == queen);
-        let all = bitboard::occupied(pos);
-        for &sq in queens {
-            if bitboard::queen(to64(sq), all) & zone != 0 {
-                return false;
-            }
+        if king::queen_bears_on_king(pos, c) {
+            return false;
         }
     }
     let advanced = |c: Colour| {

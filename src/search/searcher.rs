@@ -834,10 +834,16 @@ impl<'a> Tree<'a> {
 
         if !pv_node && !in_check {
             let d = depth / ONE_PLY;
-            // Reverse futility: far above beta with little depth left, the node will hold.
+            // Reverse futility: far above beta with little depth left, the node will hold,
+            // unless the enemy queen has just come to bear on our king: a sacrifice there
+            // (WAC.001's Qg6) can leave us far ahead on material and mated, which no static
+            // margin prices. (Tested only just after a queen move, so that reverse
+            // futility fires almost as often as before.)
             if d <= REVERSE_FUTILITY_DEPTH
                 && eval.abs() < MATE_BOUND
                 && eval - REVERSE_FUTILITY_MARGIN * (d - improving as i32) >= beta
+                && !(prev.moved().is_kind(Kind::Queen)
+                    && crate::eval::king::queen_bears_on_king(&self.pos, us.flip()))
             {
                 return eval;
             }
