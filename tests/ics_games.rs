@@ -204,7 +204,15 @@ fn dropped_connection_resumes_and_finishes() {
     assert_eq!(rep.connections, 2);
     assert_eq!(rep.finished.len(), 1);
     // The opponent resigns on its first turn from ply 14: after the bot's 15th half-move.
-    assert_eq!(rep.finished[0].sans.len(), 15);
+    // Its moves are random, so the bot may mate it first: then the game still went on
+    // well past the drop at ply 6 and ended on the bot's move.
+    let f = &rep.finished[0];
+    if f.why.contains("resigns") {
+        assert_eq!(f.sans.len(), 15, "{f:?}");
+    } else {
+        assert!(f.why.contains("checkmated"), "{f:?}");
+        assert!(f.sans.len() > 8 && f.sans.len() % 2 == 1, "{f:?}");
+    }
     assert_eq!(rep.out_of_turn, 0);
     assert_eq!(run.pgns.len(), 1);
     check_pgn(&run.pgns[0], &rep.finished[0]).expect("PGN of the resumed game");

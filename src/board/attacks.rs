@@ -28,25 +28,19 @@ impl Position {
         bitboard::BETWEEN[to64(from) & 63][to64(to) & 63]
     }
 
-    /// Every occupied square as a 64-bit set.
-    #[inline(always)]
-    fn occupied64(&self) -> u64 {
-        self.occupancy(Colour::White) | self.occupancy(Colour::Black)
-    }
-
     /// True when every square strictly between `from` and `to` is empty; the two must lie on a
     /// common line.
     #[inline]
     pub fn path_clear(&self, from: Square, to: Square) -> bool {
         debug_assert!(step(from, to) != 0);
-        Self::between(from, to) & self.occupied64() == 0
+        Self::between(from, to) & bitboard::occupied(self) == 0
     }
 
     /// Like `path_clear`, but treats the squares in `vacated` (64-bit) as empty and `filled`
     /// as occupied: the occupancy after a move that has not been made.
     #[inline]
     fn path_clear_after(&self, from: Square, to: Square, vacated: u64, filled: Square) -> bool {
-        let mut occupied = self.occupied64() & !vacated;
+        let mut occupied = bitboard::occupied(self) & !vacated;
         if filled != NO_SQUARE {
             occupied |= bitboard::bit64(filled);
         }
@@ -202,7 +196,7 @@ impl Position {
     /// The one piece between `a` and `b` on their common line, if there is exactly one.
     #[inline]
     fn single_blocker(&self, a: Square, b: Square) -> Option<Square> {
-        let blockers = Self::between(a, b) & self.occupied64();
+        let blockers = Self::between(a, b) & bitboard::occupied(self);
         (blockers.count_ones() == 1).then(|| from64(blockers.trailing_zeros() as usize))
     }
 

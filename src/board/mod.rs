@@ -30,7 +30,7 @@ pub mod zobrist;
 use crate::eval::psqt;
 use crate::eval::score::Score;
 use crate::moves::Move;
-use crate::types::{to64, Colour, Kind, Piece, Square, NO_SQUARE};
+use crate::types::{Colour, Kind, Piece, Square, NO_SQUARE};
 
 /// Castling-right bits.
 pub const WHITE_OO: u8 = 1;
@@ -320,7 +320,7 @@ impl Position {
         debug_assert!(self.board[sq as usize].is_none());
         let c = p.colour().index();
         self.board[sq as usize] = p;
-        self.occupancy[c] |= 1u64 << to64(sq);
+        self.occupancy[c] |= bitboard::bit64(sq);
         self.counts[p.index()] += 1;
         if p.is_kind(Kind::Pawn) {
             let n = self.pawn_len[c] as usize;
@@ -373,7 +373,7 @@ impl Position {
         debug_assert!(p.is_some() && !p.is_kind(Kind::King));
         let c = p.colour().index();
         self.board[sq as usize] = Piece::NONE;
-        self.occupancy[c] ^= 1u64 << to64(sq);
+        self.occupancy[c] ^= bitboard::bit64(sq);
         self.counts[p.index()] -= 1;
         let i = self.slot[sq as usize] as usize;
         if p.is_kind(Kind::Pawn) {
@@ -399,7 +399,7 @@ impl Position {
         let c = p.colour().index();
         self.board[from as usize] = Piece::NONE;
         self.board[to as usize] = p;
-        self.occupancy[c] ^= (1u64 << to64(from)) | (1u64 << to64(to));
+        self.occupancy[c] ^= bitboard::bit64(from) | bitboard::bit64(to);
         let i = self.slot[from as usize];
         // Empty squares keep slot 0 so that equal positions compare equal field by field.
         self.slot[from as usize] = 0;

@@ -5,7 +5,7 @@ use super::zobrist::ZOBRIST;
 use super::Position;
 use crate::eval::psqt;
 use crate::eval::score::Score;
-use crate::types::{file_of, to64, Colour, Kind, Piece, Square, NO_SQUARE};
+use crate::types::{file_of, Colour, Kind, Piece, Square, NO_SQUARE};
 
 /// Keys and sums computed from scratch.
 pub(crate) struct Recomputed {
@@ -103,7 +103,7 @@ impl Position {
                 .pieces(c)
                 .iter()
                 .chain(self.pawns(c))
-                .fold(0u64, |set, &sq| set | 1u64 << to64(sq));
+                .fold(0u64, |set, &sq| set | super::bitboard::bit64(sq));
             if set != self.occupancy[c.index()] {
                 return Err(format!("{c:?} occupancy differs from the lists"));
             }

@@ -15,7 +15,7 @@ use super::params::Params;
 use super::score::Score;
 use super::tracer::{NoTrace, Tracer};
 use crate::board::Position;
-use crate::types::{rank_of, to64, Colour, Square};
+use crate::types::{rank_of, Colour, Square};
 
 /// Entries in the pawn hash (a power of two).
 pub const PAWN_HASH_ENTRIES: usize = 16 * 1024;
@@ -25,11 +25,8 @@ pub const FILE_H: u64 = FILE_A << 7;
 const RANK_1: u64 = 0xff;
 const BITS_PER_RANK: u32 = 8;
 
-/// The bitboard bit of a 0x88 square.
-#[inline]
-pub fn bb(sq: Square) -> u64 {
-    1u64 << to64(sq)
-}
+/// The bitboard bit of a 0x88 square (the board's own helper, under the evaluation's name).
+pub use crate::board::bitboard::bit64 as bb;
 
 #[inline]
 pub fn file_mask(file: u8) -> u64 {
