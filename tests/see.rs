@@ -4,6 +4,7 @@
 //! Values: pawn 100, knight 325, bishop 325, rook 500, queen 975. Each case's comment walks the
 //! exchange; "stop" marks a side standing pat.
 
+use squall::types::Colour;
 use squall::{Move, Position};
 
 /// (FEN, move in SAN, expected SEE for the side making the move).
@@ -220,4 +221,38 @@ fn see_ge_agrees_with_see_on_wac() {
         }
     }
     assert!(checked > 20_000, "only {checked} moves checked");
+}
+
+/// The bitboard attackers (table loads over the kind sets) against the vector-delta test of
+/// every piece, on every square of each WAC position and of each position one move later.
+#[test]
+fn attackers_match_the_piece_by_piece_test_on_wac() {
+    let check = |p: &Position| {
+        let occupied = p.occupancy(Colour::White) | p.occupancy(Colour::Black);
+        for i in 0..64usize {
+            let sq = ((i / 8) * 16 + i % 8) as u8;
+            let mut expected = 0u64;
+            for c in Colour::BOTH {
+                for &from in p.pieces(c).iter().chain(p.pawns(c)) {
+                    if p.piece_attacks(p.piece_at(from), from, sq) {
+                        expected |= 1u64 << ((from >> 4) * 8 + (from & 7));
+                    }
+                }
+            }
+            assert_eq!(
+                p.attackers_of(i, occupied),
+                expected,
+                "{} square {i}",
+                p.to_fen()
+            );
+        }
+    };
+    for mut p in wac_positions() {
+        check(&p);
+        for &m in p.legal_moves().clone().iter() {
+            p.make(m);
+            check(&p);
+            p.unmake();
+        }
+    }
 }

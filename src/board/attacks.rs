@@ -78,7 +78,39 @@ impl Position {
     /// Is `sq` attacked by `by` when the square `ignore` is treated as empty? (A king stepping
     /// away along a checking line must not count its old square as a shield.)
     pub fn is_attacked_ignoring(&self, sq: Square, by: Colour, ignore: Square) -> bool {
-        self.is_attacked_near(sq, by, ignore, self.pieces(by))
+        let mut occupied = bitboard::occupied(self);
+        if ignore != NO_SQUARE {
+            occupied &= !bitboard::bit64(ignore);
+        }
+        self.attackers_of(to64(sq) & 63, occupied) & self.occupancy(by) != 0
+    }
+
+    /// Every piece, of either colour, attacking the square `sq` (0..64) when `occupied` is the
+    /// board's occupancy: sliders are stopped by `occupied` only, so squares left out of it are
+    /// seen through. The pieces themselves are read from the board (a piece on a square left
+    /// out of `occupied` still counts; callers mask it off when it has gone).
+    #[inline]
+    pub fn attackers_of(&self, sq: usize, occupied: u64) -> u64 {
+        let sq = sq & 63;
+        let queens = self.kind_set(Kind::Queen);
+        let diagonal = self.kind_set(Kind::Bishop) | queens;
+        let straight = self.kind_set(Kind::Rook) | queens;
+        let pawns = self.kind_set(Kind::Pawn);
+        (bitboard::PAWN_ATTACKERS[0][sq] & pawns & self.occupancy(Colour::White))
+            | (bitboard::PAWN_ATTACKERS[1][sq] & pawns & self.occupancy(Colour::Black))
+            | (bitboard::KNIGHT[sq] & self.kind_set(Kind::Knight))
+            | (bitboard::KING[sq] & self.kind_set(Kind::King))
+            | (bitboard::bishop(sq, occupied) & diagonal)
+            | (bitboard::rook(sq, occupied) & straight)
+    }
+
+    /// The sliders, of either colour, that reach `sq` (0..64) over `occupied`.
+    #[inline]
+    pub(crate) fn slider_attackers_of(&self, sq: usize, occupied: u64) -> u64 {
+        let sq = sq & 63;
+        let queens = self.kind_set(Kind::Queen);
+        (bitboard::bishop(sq, occupied) & (self.kind_set(Kind::Bishop) | queens))
+            | (bitboard::rook(sq, occupied) & (self.kind_set(Kind::Rook) | queens))
     }
 
     /// The pieces of colour `by` that could attack the king square `ksq` or a neighbour of it
@@ -126,11 +158,11 @@ impl Position {
 
     /// Every piece of colour `by` attacking `sq` (x-rays not included).
     pub fn attackers(&self, sq: Square, by: Colour) -> SquareSet {
-        let mut set = self.pawn_attackers(sq, by);
-        for &from in self.pieces(by) {
-            if self.piece_attacks(self.piece_at(from), from, sq) {
-                set |= bit(from);
-            }
+        let mut set64 = self.attackers_of(to64(sq), bitboard::occupied(self)) & self.occupancy(by);
+        let mut set = 0;
+        while set64 != 0 {
+            set |= bit(from64(set64.trailing_zeros() as usize));
+            set64 &= set64 - 1;
         }
         set
     }
@@ -177,27 +209,20 @@ impl Position {
 
     /// Pieces of colour `c` pinned against their own king.
     pub fn pinned(&self, c: Colour) -> SquareSet {
-        let ksq = self.king(c);
+        let k = to64(self.king(c)) & 63;
+        let occupied = bitboard::occupied(self);
+        // Enemy sliders that would see the king on an empty board, along a line they move on.
+        let mut snipers = self.slider_attackers_of(k, 0) & self.occupancy(c.flip());
         let mut pinned = 0;
-        for &from in self.pieces(c.flip()) {
-            let p = self.piece_at(from);
-            if attack_mask(from, ksq) & piece_bit(p) & SLIDER_BITS == 0 {
-                continue;
-            }
-            if let Some(sq) = self.single_blocker(ksq, from) {
-                if self.piece_at(sq).colour() == c {
-                    pinned |= bit(sq);
-                }
+        while snipers != 0 {
+            let s = snipers.trailing_zeros() as usize;
+            snipers &= snipers - 1;
+            let blockers = bitboard::BETWEEN[k][s] & occupied;
+            if blockers.count_ones() == 1 && blockers & self.occupancy(c) != 0 {
+                pinned |= bit(from64(blockers.trailing_zeros() as usize));
             }
         }
         pinned
-    }
-
-    /// The one piece between `a` and `b` on their common line, if there is exactly one.
-    #[inline]
-    fn single_blocker(&self, a: Square, b: Square) -> Option<Square> {
-        let blockers = Self::between(a, b) & bitboard::occupied(self);
-        (blockers.count_ones() == 1).then(|| from64(blockers.trailing_zeros() as usize))
     }
 
     /// King, checkers, pins and evasion targets of the side to move.

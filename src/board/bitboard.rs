@@ -108,6 +108,28 @@ pub fn occupied(pos: &Position) -> u64 {
 /// `RAYS[direction][square]`: every square from `square` to the edge, the square itself left out.
 static RAYS: [[u64; 64]; 8] = build_rays();
 
+/// Every square on the rays of directions `dirs` from each square: a slider's reach on an empty
+/// board.
+const fn build_lines(dirs: [usize; 4]) -> [u64; 64] {
+    let rays = build_rays();
+    let mut lines = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut i = 0;
+        while i < 4 {
+            lines[sq] |= rays[dirs[i]][sq];
+            i += 1;
+        }
+        sq += 1;
+    }
+    lines
+}
+
+/// The diagonals through each square (the square left out): a bishop's reach on an empty board.
+pub static DIAGONALS: [u64; 64] = build_lines([2, 3, 6, 7]);
+/// The rank and file through each square (the square left out).
+pub static ORTHOGONALS: [u64; 64] = build_lines([0, 1, 4, 5]);
+
 /// Squares a knight on the square attacks.
 pub static KNIGHT: [u64; 64] = build_leaper([
     (2, 1),
@@ -122,6 +144,32 @@ pub static KNIGHT: [u64; 64] = build_leaper([
 
 /// Squares next to the square: one step in each of the eight directions.
 pub static KING: [u64; 64] = build_leaper(DIRS);
+
+/// `PAWN_ATTACKERS[colour][square]`: where a pawn of that colour stands when it attacks the
+/// square (one rank behind it from that colour's side, one file either way). The builder
+/// takes eight steps, so each of the two is given four times.
+pub static PAWN_ATTACKERS: [[u64; 64]; 2] = [
+    build_leaper([
+        (-1, -1),
+        (-1, 1),
+        (-1, -1),
+        (-1, 1),
+        (-1, -1),
+        (-1, 1),
+        (-1, -1),
+        (-1, 1),
+    ]),
+    build_leaper([
+        (1, -1),
+        (1, 1),
+        (1, -1),
+        (1, 1),
+        (1, -1),
+        (1, 1),
+        (1, -1),
+        (1, 1),
+    ]),
+];
 
 /// The ray in direction `d` from `sq`, up to and including its first occupied square.
 #[inline(always)]

@@ -1,17 +1,18 @@
 //! Static exchange evaluation: the material outcome of the sequence of captures on one square
-//! that a move starts, computed from the vector-delta tables without touching the board.
+//! that a move starts, computed on 64-bit sets without touching the board.
 //!
 //! The exchange is played out on paper. Each side recaptures with its least valuable piece that
 //! may legally do so, and either side may stop ("stand pat") when going on would lose material;
 //! the classic swap list resolves that with a negamax from the end of the sequence.
 //!
 //! Rules, and the simplifications chosen:
-//! - **Used pieces** are tracked in a `SquareSet` of vacated squares, so the board itself is only
-//!   read; a vacated square counts as empty for line walks.
-//! - **X-rays**: when a piece leaves its square for the target, the line from the target through
-//!   that square is walked outward (`step(target, vacated)`); a bishop, rook or queen of either
-//!   colour found there that can slide along that line joins the attackers. The same happens for
-//!   the pawn removed by an en-passant capture.
+//! - **Used pieces** leave a 64-bit copy of the board's occupancy, so the board itself is only
+//!   read; the attackers of the target come from the position's kind sets and the bitboard
+//!   attack tables over that copy.
+//! - **X-rays**: when a piece leaves its square for the target, the sliders of either colour
+//!   that now reach the target over the reduced occupancy join the attackers (the one behind the
+//!   vacated square, if any, is the only new one). The same happens for the pawn removed by an
+//!   en-passant capture.
 //! - **Pins** are decided dynamically, at the moment a piece is chosen to recapture: a piece is
 //!   pinned when the line from its own king to it is clear (vacated squares counting as empty)
 //!   and the first piece beyond it on that line is an enemy slider that moves along that line.
@@ -29,10 +30,11 @@
 //! - **Special moves**: castling is worth 0; en passant captures a pawn; a quiet move is the same
 //!   exchange with nothing captured, so it is 0 or negative (or the promotion gain).
 
-use super::geometry::{attack_mask, piece_bit, step, SLIDER_BITS};
+use super::bitboard;
+use super::geometry::step;
 use super::Position;
 use crate::moves::Move;
-use crate::types::{bit, on_board, rank_of, Colour, Kind, Piece, Square, SquareSet};
+use crate::types::{from64, rank_of, to64, Colour, Kind, Piece, Square};
 
 /// SEE piece values in centipawns.
 pub const SEE_PAWN: i32 = 100;
@@ -68,10 +70,40 @@ pub const fn see_value(p: Piece) -> i32 {
 /// The running state of one exchange on `target`.
 struct Exchange {
     target: Square,
-    /// Squares whose pieces have left for the target (or were captured en passant).
-    used: SquareSet,
-    /// Attackers of the target by colour, including uncovered x-rays; may contain used squares.
-    attackers: [SquareSet; 2],
+    /// The target as a 0..64 square.
+    target64: usize,
+    /// The board's occupancy as the exchange has left it: squares whose pieces have gone to
+    /// the target (or were captured en passant) are empty.
+    occupied: u64,
+    /// Pieces of both colours that attack the target over `occupied`, x-rays uncovered so far
+    /// included; pieces that have gone are not in it.
+    attackers: u64,
+}
+
+impl Exchange {
+    /// The sliders of either colour that reach the target over `occupied` along the line
+    /// through the square `through` (a bit), if the two share a line; empty otherwise.
+    #[inline]
+    fn sliders_through(&self, pos: &Position, through: u64, occupied: u64) -> u64 {
+        let t = self.target64;
+        let queens = pos.kind_set(Kind::Queen);
+        if bitboard::DIAGONALS[t] & through != 0 {
+            bitboard::bishop(t, occupied) & (pos.kind_set(Kind::Bishop) | queens)
+        } else if bitboard::ORTHOGONALS[t] & through != 0 {
+            bitboard::rook(t, occupied) & (pos.kind_set(Kind::Rook) | queens)
+        } else {
+            0
+        }
+    }
+
+    /// The piece on `from` (a bit) has left its square: take it out and add the slider it
+    /// uncovers behind it, if any.
+    #[inline]
+    fn vacate(&mut self, pos: &Position, from: u64) {
+        self.occupied &= !from;
+        self.attackers =
+            (self.attackers | self.sliders_through(pos, from, self.occupied)) & self.occupied;
+    }
 }
 
 impl Position {
@@ -84,19 +116,18 @@ impl Position {
         let us = m.moved().colour();
         let (first_gain, first_on_square) = first_move_values(m);
 
+        let target64 = to64(target) & 63;
+        let occupied = bitboard::occupied(self);
         let mut ex = Exchange {
             target,
-            used: bit(m.from()),
-            attackers: [
-                self.attackers(target, Colour::White),
-                self.attackers(target, Colour::Black),
-            ],
+            target64,
+            occupied,
+            attackers: self.attackers_of(target64, occupied),
         };
-        self.add_xray(&mut ex, m.from());
+        ex.vacate(self, bitboard::bit64(m.from()));
         if m.is_en_passant() {
             let captured_sq = (target as i16 - us.forward()) as Square;
-            ex.used |= bit(captured_sq);
-            self.add_xray(&mut ex, captured_sq);
+            ex.vacate(self, bitboard::bit64(captured_sq));
         }
 
         let mut gain = [0i32; MAX_SWAPS];
@@ -108,7 +139,7 @@ impl Position {
             let Some(from) = self.next_attacker(&ex, side) else {
                 break;
             };
-            let piece = self.piece_at(from);
+            let piece = self.piece_at(from64(from));
             let promotes =
                 piece.is_kind(Kind::Pawn) && rank_of(target) == PROMOTION_RANK[side.index()];
             depth += 1;
@@ -119,8 +150,7 @@ impl Position {
                 gain[depth] += QUEEN_PROMOTION_GAIN;
                 on_square = SEE_QUEEN;
             }
-            ex.used |= bit(from);
-            self.add_xray(&mut ex, from);
+            ex.vacate(self, 1u64 << from);
             side = side.flip();
         }
 
@@ -155,116 +185,97 @@ impl Position {
         self.see(m) >= threshold
     }
 
-    /// The least valuable piece of `side` that may capture on the target now, if any.
-    fn next_attacker(&self, ex: &Exchange, side: Colour) -> Option<Square> {
-        let mut candidates = ex.attackers[side.index()] & !ex.used;
+    /// The least valuable piece of `side` that may capture on the target now (a 0..64
+    /// square), if any. Among pieces of one kind the lowest square comes first.
+    fn next_attacker(&self, ex: &Exchange, side: Colour) -> Option<usize> {
+        let mut candidates = ex.attackers & self.occupancy(side);
         while candidates != 0 {
             let from = self.least_valuable(candidates);
-            let allowed = if self.piece_at(from).is_kind(Kind::King) {
+            let allowed = if from & self.kind_set(Kind::King) != 0 {
                 self.king_may_capture(ex, side, from)
             } else {
                 !self.pinned_off_line(ex, side, from)
             };
             if allowed {
-                return Some(from);
+                return Some(from.trailing_zeros() as usize);
             }
-            candidates &= !bit(from);
+            candidates &= !from;
         }
         None
     }
 
-    /// The square of the cheapest piece in a non-empty set (kind order is value order).
-    fn least_valuable(&self, set: SquareSet) -> Square {
-        let mut rest = set;
-        let mut best = rest.trailing_zeros() as Square;
-        let mut best_kind = self.piece_at(best).kind_index();
-        rest &= rest - 1;
-        while rest != 0 {
-            let sq = rest.trailing_zeros() as Square;
-            rest &= rest - 1;
-            let kind = self.piece_at(sq).kind_index();
-            if kind < best_kind {
-                best = sq;
-                best_kind = kind;
+    /// The bit of the cheapest piece in a non-empty set (kind order is value order).
+    #[inline]
+    fn least_valuable(&self, set: u64) -> u64 {
+        for kind in [
+            Kind::Pawn,
+            Kind::Knight,
+            Kind::Bishop,
+            Kind::Rook,
+            Kind::Queen,
+        ] {
+            let of_kind = set & self.kind_set(kind);
+            if of_kind != 0 {
+                return of_kind & of_kind.wrapping_neg();
             }
         }
-        best
+        set & set.wrapping_neg()
     }
 
-    /// Is the piece of `side` on `from` pinned to its king in a way that forbids moving to the
-    /// target? Judged on the board as the exchange has left it (vacated squares empty).
-    fn pinned_off_line(&self, ex: &Exchange, side: Colour, from: Square) -> bool {
+    /// Is the piece of `side` on `from` (a bit) pinned to its king in a way that forbids moving
+    /// to the target? Judged on the board as the exchange has left it (vacated squares empty).
+    fn pinned_off_line(&self, ex: &Exchange, side: Colour, from: u64) -> bool {
         let king = self.king(side);
-        let d = step(king, from);
-        if d == 0 || step(king, ex.target) == d {
-            // Not on a line with its king, or moving along the ray from the king.
+        let k64 = to64(king) & 63;
+        let queens = self.kind_set(Kind::Queen);
+        // Only an enemy slider on the king's line through the piece, moving along it, can pin.
+        let (line, sliders) = if bitboard::DIAGONALS[k64] & from != 0 {
+            (
+                bitboard::DIAGONALS[k64],
+                self.kind_set(Kind::Bishop) | queens,
+            )
+        } else if bitboard::ORTHOGONALS[k64] & from != 0 {
+            (
+                bitboard::ORTHOGONALS[k64],
+                self.kind_set(Kind::Rook) | queens,
+            )
+        } else {
+            return false;
+        };
+        let mut pinners = line & sliders & self.occupancy(side.flip()) & ex.occupied;
+        if pinners == 0 {
+            return false;
+        }
+        let from_sq = from64(from.trailing_zeros() as usize);
+        if step(king, ex.target) == step(king, from_sq) {
+            // Moving along the ray from the king.
             return false;
         }
         // Anything still standing between king and piece shields the king.
-        let mut sq = king as i16 + d;
-        while sq != from as i16 {
-            if self.occupied(ex, sq as Square) {
-                return false;
-            }
-            sq += d;
-        }
-        // The first piece beyond it pins when it is an enemy slider moving along this line.
-        match self.first_piece_beyond(ex, from, d) {
-            Some(s) => {
-                let p = self.piece_at(s);
-                p.colour() != side && attack_mask(s, king) & piece_bit(p) & SLIDER_BITS != 0
-            }
-            None => false,
-        }
-    }
-
-    /// The king of `side` may capture only if no enemy attacker of the target remains, counting
-    /// a slider the king uncovers behind itself.
-    fn king_may_capture(&self, ex: &Exchange, side: Colour, from: Square) -> bool {
-        let them = side.flip();
-        if ex.attackers[them.index()] & !ex.used != 0 {
+        let f64 = to64(from_sq) & 63;
+        if bitboard::BETWEEN[k64][f64] & ex.occupied != 0 {
             return false;
         }
-        match self.xray_behind(ex, from) {
-            Some(s) => self.piece_at(s).colour() != them,
-            None => true,
-        }
-    }
-
-    /// Adds the slider (of either colour) uncovered behind the square `vacated`.
-    fn add_xray(&self, ex: &mut Exchange, vacated: Square) {
-        if let Some(s) = self.xray_behind(ex, vacated) {
-            ex.attackers[self.piece_at(s).colour().index()] |= bit(s);
-        }
-    }
-
-    /// The slider that attacks the target through `vacated` once it is empty, if any.
-    fn xray_behind(&self, ex: &Exchange, vacated: Square) -> Option<Square> {
-        let d = step(ex.target, vacated);
-        if d == 0 {
-            return None;
-        }
-        let s = self.first_piece_beyond(ex, vacated, d)?;
-        let p = self.piece_at(s);
-        (attack_mask(s, ex.target) & piece_bit(p) & SLIDER_BITS != 0).then_some(s)
-    }
-
-    /// First occupied square after `from` walking by `d`, treating vacated squares as empty.
-    fn first_piece_beyond(&self, ex: &Exchange, from: Square, d: i16) -> Option<Square> {
-        let mut sq = from as i16 + d;
-        while on_board(sq) {
-            if self.occupied(ex, sq as Square) {
-                return Some(sq as Square);
+        // It pins when it is beyond the piece on the king's ray and nothing stands between.
+        while pinners != 0 {
+            let s = pinners.trailing_zeros() as usize;
+            pinners &= pinners - 1;
+            if bitboard::BETWEEN[k64][s] & from != 0 && bitboard::BETWEEN[f64][s] & ex.occupied == 0
+            {
+                return true;
             }
-            sq += d;
         }
-        None
+        false
     }
 
-    /// Is `sq` occupied on the board as the exchange has left it?
-    #[inline]
-    fn occupied(&self, ex: &Exchange, sq: Square) -> bool {
-        self.piece_at(sq).is_some() && ex.used & bit(sq) == 0
+    /// The king of `side` (on the bit `from`) may capture only if no enemy attacker of the
+    /// target remains, counting a slider the king uncovers behind itself.
+    fn king_may_capture(&self, ex: &Exchange, side: Colour, from: u64) -> bool {
+        let enemy = self.occupancy(side.flip()) & ex.occupied;
+        if ex.attackers & enemy != 0 {
+            return false;
+        }
+        ex.sliders_through(self, from, ex.occupied & !from) & enemy == 0
     }
 }
 

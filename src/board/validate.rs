@@ -108,6 +108,16 @@ impl Position {
                 return Err(format!("{c:?} occupancy differs from the lists"));
             }
         }
+        let mut by_kind = [0u64; 7];
+        for c in Colour::BOTH {
+            for &sq in self.pieces(c).iter().chain(self.pawns(c)) {
+                by_kind[self.board[sq as usize].kind_index() as usize % 7] |=
+                    super::bitboard::bit64(sq);
+            }
+        }
+        if by_kind != self.by_kind {
+            return Err("kind sets differ from the lists".into());
+        }
         if counts != self.counts {
             return Err(format!("counts {:?} != recomputed {counts:?}", self.counts));
         }
