@@ -1,5 +1,6 @@
-//! Static exchange evaluation: hand-checked exchanges and a `see_ge`/`see` agreement property
-//! over the WAC suite.
+//! Static exchange evaluation and the attack sets under it: hand-checked exchanges, a
+//! `see_ge`/`see` agreement property over the WAC suite, the bitboard attackers and the
+//! quiet-check pre-test.
 //!
 //! Values: pawn 100, knight 325, bishop 325, rook 500, queen 975. Each case's comment walks the
 //! exchange; "stop" marks a side standing pat.
@@ -245,6 +246,34 @@ fn attackers_match_the_piece_by_piece_test_on_wac() {
                 "{} square {i}",
                 p.to_fen()
             );
+        }
+    };
+    for mut p in wac_positions() {
+        check(&p);
+        for &m in p.legal_moves().clone().iter() {
+            p.make(m);
+            check(&p);
+            p.unmake();
+        }
+    }
+}
+
+/// The quiescence search's pre-test for quiet checks passes every quiet move (castling and
+/// promotions aside) that `gives_check` calls a check, legal or not, on WAC positions and
+/// their successors.
+#[test]
+fn check_squares_pass_every_quiet_check() {
+    let check = |p: &Position| {
+        if p.in_check() {
+            return;
+        }
+        let squares = p.check_squares();
+        let mut list = squall::moves::MoveList::new();
+        p.generate(squall::movegen::GenType::Quiets, &mut list);
+        for &m in list.iter() {
+            if !m.is_promotion() && !m.is_castle() && p.gives_check(m) {
+                assert!(squares.may_check(m), "{} {}", p.to_fen(), m.to_uci());
+            }
         }
     };
     for mut p in wac_positions() {

@@ -21,6 +21,28 @@ pub struct CheckInfo {
     pub evasion_targets: SquareSet,
 }
 
+/// The pre-test of `Position::check_squares`: a quiet move that passes may give check, one
+/// that fails cannot.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckSquares {
+    /// Per kind (`Kind as usize`): the squares from which a man of ours would attack the enemy
+    /// king.
+    direct: [u64; 7],
+    /// Our men whose leaving may uncover one of our sliders on the enemy king.
+    discoverers: u64,
+}
+
+impl CheckSquares {
+    /// May the quiet move `m` (not castling, not a promotion) give check?
+    #[inline]
+    pub fn may_check(&self, m: Move) -> bool {
+        let kind = m.moved().kind_index() as usize % 7;
+        (self.direct[kind] & bitboard::bit64(m.to()))
+            | (self.discoverers & bitboard::bit64(m.from()))
+            != 0
+    }
+}
+
 impl Position {
     /// The squares strictly between `from` and `to` as a 64-bit set (empty off a line).
     #[inline(always)]
@@ -283,6 +305,44 @@ impl Position {
             }
         }
         false
+    }
+
+    /// A quick pre-test for `gives_check` on a batch of quiet moves (no castling, no
+    /// promotion): the squares from which each kind of ours would attack the enemy king, and our
+    /// men that alone stand between it and one of our sliders. A quiet move can check only by
+    /// landing on its kind's square or by leaving such a square, so a move that does neither
+    /// needs no full test. (A slider cannot open its own line by leaving it: it would have been
+    /// giving check already.)
+    pub fn check_squares(&self) -> CheckSquares {
+        let us = self.side;
+        let k = to64(self.king(us.flip())) & 63;
+        let occupied = bitboard::occupied(self);
+        let diagonal = bitboard::bishop(k, occupied);
+        let straight = bitboard::rook(k, occupied);
+        let mut direct = [0u64; 7];
+        direct[Kind::Pawn as usize] = bitboard::PAWN_ATTACKERS[us.index()][k];
+        direct[Kind::Knight as usize] = bitboard::KNIGHT[k];
+        direct[Kind::Bishop as usize] = diagonal;
+        direct[Kind::Rook as usize] = straight;
+        direct[Kind::Queen as usize] = diagonal | straight;
+        // A king step next to the enemy king is illegal, yet `gives_check` calls it a check and
+        // the caller's list keeps it until the legality test: so must this pre-test, or the
+        // picker's selection swaps (and so the order of equal scores) would change.
+        direct[Kind::King as usize] = bitboard::KING[k];
+        let mut snipers = self.slider_attackers_of(k, 0) & self.occupancy(us);
+        let mut discoverers = 0;
+        while snipers != 0 {
+            let s = snipers.trailing_zeros() as usize;
+            snipers &= snipers - 1;
+            let blockers = bitboard::BETWEEN[k][s] & occupied;
+            if blockers.count_ones() == 1 {
+                discoverers |= blockers & self.occupancy(us);
+            }
+        }
+        CheckSquares {
+            direct,
+            discoverers,
+        }
     }
 
     /// Does the (legal) move `m` give check to the opponent? Decided from the tables without

@@ -11,7 +11,7 @@ use super::trace::Term;
 use super::tracer::Tracer;
 use super::EvalInfo;
 use crate::board::Position;
-use crate::types::{Colour, Kind};
+use crate::types::{from64, Colour, Kind};
 
 pub(crate) fn evaluate<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>) {
     for c in Colour::BOTH {
@@ -51,10 +51,12 @@ fn piece_threats<T: Tracer>(
     let rooks = by[Kind::Rook as usize];
     let pawn_defended = info.pawns.attacks[them.index()];
     let mut v = Score::ZERO;
-    let victims = pos.pieces(them)[1..].iter().chain(pos.pawns(them).iter());
-    for &sq in victims {
-        let b = bb(sq);
-        let kind = pos.piece_at(sq).kind();
+    // Only the attacked enemy men can score; the king is never a victim here.
+    let mut victims = (minors | rooks) & info.occupied[them.index()] & !pos.kind_set(Kind::King);
+    while victims != 0 {
+        let b = victims & victims.wrapping_neg();
+        victims ^= b;
+        let kind = pos.piece_at(from64(b.trailing_zeros() as usize)).kind();
         let slot = kind_slot(kind);
         let weak = pawn_defended & b == 0;
         if minors & b != 0 && (weak || matches!(kind, Kind::Rook | Kind::Queen)) {

@@ -299,8 +299,13 @@ impl Picker {
                     self.moves.clear();
                     pos.generate(GenType::Quiets, &mut self.moves);
                     // Under-promotions and castling are not worth a quiescence check.
-                    self.moves
-                        .retain(|m| !m.is_promotion() && !m.is_castle() && pos.gives_check(m));
+                    let squares = pos.check_squares();
+                    self.moves.retain(|m| {
+                        !m.is_promotion()
+                            && !m.is_castle()
+                            && squares.may_check(m)
+                            && pos.gives_check(m)
+                    });
                     let ctx = self.ctx;
                     self.load(|m| history.score(m, &ctx));
                     self.stage = Stage::QsChecks;
