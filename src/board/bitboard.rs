@@ -172,18 +172,20 @@ pub static PAWN_ATTACKERS: [[u64; 64]; 2] = [
 ];
 
 /// The ray in direction `d` from `sq`, up to and including its first occupied square.
+///
+/// Branch-free: a sentinel bit stands for "no blocker" (square 63 on the rays that grow the
+/// index, square 0 on the others), and the ray beyond either corner is empty, so cutting at the
+/// sentinel leaves the full ray. A real blocker on the corner square cuts nothing either, as
+/// it should: nothing lies beyond it.
 #[inline(always)]
 fn ray(d: usize, sq: usize, occupied: u64) -> u64 {
     let rays = &RAYS[d & 7];
     let full = rays[sq & 63];
     let blockers = full & occupied;
-    if blockers == 0 {
-        return full;
-    }
     let first = if d < 4 {
-        blockers.trailing_zeros()
+        (blockers | 1 << 63).trailing_zeros()
     } else {
-        63 - blockers.leading_zeros()
+        63 - (blockers | 1).leading_zeros()
     };
     full ^ rays[first as usize & 63]
 }

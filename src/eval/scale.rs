@@ -72,8 +72,18 @@ pub fn factor(pos: &Position, eg: i32) -> i32 {
     }
     let strong_pawns = pos.pawns(strong).len();
     let weak_pawns = pos.pawns(weak).len();
-    let strong_pieces = piece_material(pos, strong);
-    let weak_pieces = piece_material(pos, weak);
+    // The piece values matter only to the rules for zero or one pawn; most calls skip them.
+    let few_pawns = strong_pawns <= 1;
+    let strong_pieces = if few_pawns {
+        piece_material(pos, strong)
+    } else {
+        0
+    };
+    let weak_pieces = if few_pawns {
+        piece_material(pos, weak)
+    } else {
+        0
+    };
     let bishop = psqt::value(Kind::Bishop).eg();
     let lead = strong_pieces - weak_pieces;
 
@@ -112,7 +122,7 @@ pub fn factor(pos: &Position, eg: i32) -> i32 {
         return SCALE_OCB_WITH_PIECES;
     }
 
-    if strong_pawns == 1 && weak_pieces > 0 && lead <= bishop {
+    if few_pawns && strong_pawns == 1 && weak_pieces > 0 && lead <= bishop {
         return SCALE_ONE_PAWN_SMALL_LEAD;
     }
 
