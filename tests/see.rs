@@ -248,14 +248,7 @@ fn attackers_match_the_piece_by_piece_test_on_wac() {
             );
         }
     };
-    for mut p in wac_positions() {
-        check(&p);
-        for &m in p.legal_moves().clone().iter() {
-            p.make(m);
-            check(&p);
-            p.unmake();
-        }
-    }
+    on_wac_and_successors(check);
 }
 
 /// The quiescence search's pre-test for quiet checks passes every quiet move (castling and
@@ -276,6 +269,11 @@ fn check_squares_pass_every_quiet_check() {
             }
         }
     };
+    on_wac_and_successors(check);
+}
+
+/// Runs `check` on every WAC position and on every position one legal move later.
+fn on_wac_and_successors(check: impl Fn(&Position)) {
     for mut p in wac_positions() {
         check(&p);
         for &m in p.legal_moves().clone().iter() {
