@@ -180,69 +180,59 @@ impl Evaluator {
         self.cache.clear();
     }
 
-    /// The full evaluation, from the cache when this position was evaluated before.
+    /// Score from the side to move's point of view. When the cheap estimate lies more than
+    /// `LAZY_MARGIN` outside `(alpha, beta)`, it is returned instead of the full evaluation.
+    pub fn evaluate(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+        self.evaluate_window(pos, Some((alpha, beta)))
+    }
+
+    /// Always the full evaluation (no lazy exit), from the side to move's point of view.
+    pub fn evaluate_full(&mut self, pos: &Position) -> i32 {
+        self.evaluate_window(pos, None)
+    }
+
+    /// The evaluation, with the lazy exit when a window is given. The pawn entry is read in
+    /// place in the pawn hash, so the fields are borrowed one by one here.
     #[inline]
-    fn full_cached(&mut self, pos: &Position, entry: PawnEntry) -> i32 {
+    fn evaluate_window(&mut self, pos: &Position, window: Option<(i32, i32)>) -> i32 {
+        self.stats.calls += 1;
+        if let Some(r) = endgame::probe(pos) {
+            return r.value;
+        }
+        let (entry, hit) = self.pawn_table.probe(pos, &self.params);
+        self.stats.pawn_probes += 1;
+        self.stats.pawn_hits += hit as u64;
+        let psq = if self.board_psq {
+            pos.psq()
+        } else {
+            psqt::psq_sum(pos, &self.params)
+        };
+        if let Some((alpha, beta)) = window {
+            let estimate = estimate(pos, &self.params, entry, psq);
+            let outside = estimate < alpha.saturating_sub(LAZY_MARGIN)
+                || estimate > beta.saturating_add(LAZY_MARGIN);
+            if outside && lazy_allowed(pos, entry) {
+                self.stats.lazy_exits += 1;
+                return estimate;
+            }
+        }
+        // The full evaluation, from the cache when this position was evaluated before.
         let key = pos.key();
         if let Some(v) = self.cache.get(key) {
             self.stats.cache_hits += 1;
             return v;
         }
-        let v = full(pos, &self.params, entry, self.psq(pos));
+        let v = full(pos, &self.params, entry, psq);
         self.cache.put(key, v);
         v
-    }
-
-    /// Material and placement, White-relative, under this evaluator's weights.
-    #[inline]
-    fn psq(&self, pos: &Position) -> Score {
-        if self.board_psq {
-            pos.psq()
-        } else {
-            psqt::psq_sum(pos, &self.params)
-        }
-    }
-
-    fn probe(&mut self, pos: &Position) -> PawnEntry {
-        let (entry, hit) = self.pawn_table.probe(pos, &self.params);
-        self.stats.pawn_probes += 1;
-        self.stats.pawn_hits += hit as u64;
-        entry
-    }
-
-    /// Score from the side to move's point of view. When the cheap estimate lies more than
-    /// `LAZY_MARGIN` outside `(alpha, beta)`, it is returned instead of the full evaluation.
-    pub fn evaluate(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
-        self.stats.calls += 1;
-        if let Some(r) = endgame::probe(pos) {
-            return r.value;
-        }
-        let entry = self.probe(pos);
-        let estimate = estimate(pos, &self.params, &entry, self.psq(pos));
-        let outside = estimate < alpha.saturating_sub(LAZY_MARGIN)
-            || estimate > beta.saturating_add(LAZY_MARGIN);
-        if outside && lazy_allowed(pos, &entry) {
-            self.stats.lazy_exits += 1;
-            return estimate;
-        }
-        self.full_cached(pos, entry)
-    }
-
-    /// Always the full evaluation (no lazy exit), from the side to move's point of view.
-    pub fn evaluate_full(&mut self, pos: &Position) -> i32 {
-        self.stats.calls += 1;
-        if let Some(r) = endgame::probe(pos) {
-            return r.value;
-        }
-        let entry = self.probe(pos);
-        self.full_cached(pos, entry)
     }
 }
 
 /// What the term modules share during one evaluation; squares are bitboards (see `pawns::bb`).
 #[derive(Clone, Debug)]
-pub struct EvalInfo<T: Tracer = NoTrace> {
-    pub pawns: PawnEntry,
+pub struct EvalInfo<'a, T: Tracer = NoTrace> {
+    /// The pawn hash's entry, read in place (it is a few hundred bytes).
+    pub pawns: &'a PawnEntry,
     pub occupied: [u64; 2],
     /// Squares each colour attacks (pawns and king included).
     pub attacked: [u64; 2],
@@ -261,8 +251,8 @@ pub struct EvalInfo<T: Tracer = NoTrace> {
     pub tracer: T,
 }
 
-impl<T: Tracer> EvalInfo<T> {
-    fn new(pos: &Position, pawns: PawnEntry, tracer: T) -> EvalInfo<T> {
+impl<'a, T: Tracer> EvalInfo<'a, T> {
+    fn new(pos: &Position, pawns: &'a PawnEntry, tracer: T) -> EvalInfo<'a, T> {
         let occupied = occupancy(pos);
         let mut king_zone = [0u64; 2];
         for c in Colour::BOTH {
@@ -381,20 +371,20 @@ fn estimate(pos: &Position, p: &Params, e: &PawnEntry, psq: Score) -> i32 {
 /// `EvalTrace`. Material and placement are left out (the caller has their sum); a tracer is
 /// told of them here, and of the pawn entry's shelter file, but the entry's structure and
 /// passer terms it must have been told of when the entry was computed.
-pub(crate) fn collect<T: Tracer>(
+pub(crate) fn collect<'a, T: Tracer>(
     pos: &Position,
     p: &Params,
-    entry: PawnEntry,
+    entry: &'a PawnEntry,
     tracer: T,
-) -> EvalInfo<T> {
+) -> EvalInfo<'a, T> {
     let mut info = EvalInfo::new(pos, entry, tracer);
     for c in Colour::BOTH {
-        let (structure, passers, shelter) = pawn_terms(pos, &entry, c);
+        let (structure, passers, shelter) = pawn_terms(pos, entry, c);
         info.add(Term::Pawns, c, structure);
         info.add(Term::PassedPawns, c, passers);
         info.add(Term::KingShelter, c, shelter);
         if T::ACTIVE {
-            king::trace_shelter(pos, p, &entry, c, &mut info.tracer);
+            king::trace_shelter(pos, p, entry, c, &mut info.tracer);
             for &sq in pos.pieces(c).iter().chain(pos.pawns(c).iter()) {
                 let kind = pos.piece_at(sq).kind();
                 if kind != Kind::King {
@@ -420,7 +410,7 @@ pub(crate) fn collect<T: Tracer>(
     info
 }
 
-fn full(pos: &Position, p: &Params, entry: PawnEntry, psq: Score) -> i32 {
+fn full(pos: &Position, p: &Params, entry: &PawnEntry, psq: Score) -> i32 {
     let info = collect(pos, p, entry, NoTrace);
     finish(pos, psq + info.balance())
 }

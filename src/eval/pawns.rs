@@ -245,14 +245,14 @@ impl PawnTable {
 
     /// The entry for `pos`'s pawns, computed and stored on a miss; the flag says whether it hit.
     #[inline]
-    pub fn probe(&mut self, pos: &Position, p: &Params) -> (PawnEntry, bool) {
+    pub fn probe(&mut self, pos: &Position, p: &Params) -> (&PawnEntry, bool) {
         let key = pos.pawn_key();
         let slot = &mut self.entries[key as usize & (PAWN_HASH_ENTRIES - 1)];
-        if slot.used && slot.key == key {
-            return (*slot, true);
+        let hit = slot.used && slot.key == key;
+        if !hit {
+            *slot = PawnEntry::compute(pos, p);
         }
-        *slot = PawnEntry::compute(pos, p);
-        (*slot, false)
+        (slot, hit)
     }
 }
 

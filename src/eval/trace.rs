@@ -97,7 +97,8 @@ fn cell(v: Score) -> String {
 /// The breakdown, with the built-in weights and without the pawn hash.
 pub fn trace(pos: &Position) -> String {
     let p = &DEFAULT_PARAMS;
-    let mut info = collect(pos, p, PawnEntry::compute(pos, p), super::tracer::NoTrace);
+    let entry = PawnEntry::compute(pos, p);
+    let mut info = collect(pos, p, &entry, super::tracer::NoTrace);
     for c in Colour::BOTH {
         let (material, placement) = material_and_placement(pos, c);
         info.add(Term::Material, c, material);

@@ -106,7 +106,7 @@ impl EvalTrace {
         }
         let mut tracer = Coefficients::default();
         let entry = PawnEntry::compute_traced(pos, p, &mut tracer);
-        let info = collect(pos, p, entry, tracer);
+        let info = collect(pos, p, &entry, tracer);
         let total = psqt::psq_sum(pos, p) + info.balance();
         let scale = scale::factor(pos, total.eg());
         let entries = info
