@@ -102,6 +102,11 @@ pub const QS_CHECK_PLIES: i32 = 1;
 
 // ----- history -----
 pub const HISTORY_MAX: i32 = 16_384;
+/// Good captures are ordered by `mvv_lva * CAPTURE_MVV_WEIGHT + capture history /
+/// CAPTURE_HISTORY_DIVISOR`: a saturated capture history (±2,048) is worth a little more than
+/// half the step between a pawn and a minor piece victim (2 × 8 × 225 = 3,600).
+pub const CAPTURE_MVV_WEIGHT: i32 = 2;
+pub const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 /// Bonus = min(HISTORY_BONUS_QUAD * d² + HISTORY_BONUS_LINEAR * d, HISTORY_BONUS_MAX), d in
 /// plies: 96 at depth 1, 768 at depth 4, 1536 at depth 6, the cap from depth 7. Sized so that a
 /// handful of cutoffs at moderate depth moves an entry a good part of its ±HISTORY_MAX range

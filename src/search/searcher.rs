@@ -953,6 +953,8 @@ impl<'a> Tree<'a> {
         let mut searched = 0usize;
         let mut quiets = [Move::NONE; MAX_QUIETS_TRIED];
         let mut n_quiets = 0;
+        let mut captures = [Move::NONE; MAX_QUIETS_TRIED];
+        let mut n_captures = 0;
 
         while let Some(m) = picker.next(&self.pos, self.history, &ci) {
             if !self.pos.is_legal(m, &ci) {
@@ -988,6 +990,8 @@ impl<'a> Tree<'a> {
                                 .update_cutoff(m, &quiets[..n_quiets], depth, &ctx);
                             self.killers.update(ply, m);
                         }
+                        self.history
+                            .update_captures(m, &captures[..n_captures], depth);
                         break;
                     }
                     alpha = score;
@@ -996,6 +1000,9 @@ impl<'a> Tree<'a> {
             if quiet && n_quiets < MAX_QUIETS_TRIED {
                 quiets[n_quiets] = m;
                 n_quiets += 1;
+            } else if !quiet && n_captures < MAX_QUIETS_TRIED {
+                captures[n_captures] = m;
+                n_captures += 1;
             }
 
             // Young brothers wait: with the first move(s) searched and a thread idle, share
