@@ -9,6 +9,7 @@
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicI16, AtomicI32, AtomicU32};
 
+use super::correction::Correction;
 use crate::moves::Move;
 use crate::types::{to64, Piece};
 
@@ -26,6 +27,9 @@ pub struct History {
     counter: Vec<[AtomicU32; 128]>,
     /// `cont[previous piece-to][piece-to]`, piece-to = piece * 64 + to (0..64 square).
     cont: Vec<[AtomicI16; PIECE_TO]>,
+    /// What the searches have taught about the static evaluation, by pawn structure (kept
+    /// here since it lives, is shared and is forgotten exactly as the move histories are).
+    pub correction: Correction,
 }
 
 /// Two killer moves per ply: always the thread's own (they describe its part of the tree); a
@@ -101,6 +105,7 @@ impl History {
             cont: (0..PIECE_TO)
                 .map(|_| std::array::from_fn(|_| AtomicI16::new(0)))
                 .collect(),
+            correction: Correction::new(),
         }
     }
 
@@ -115,6 +120,7 @@ impl History {
         for row in &self.cont {
             row.iter().for_each(|v| v.store(0, Relaxed));
         }
+        self.correction.clear();
     }
 
     /// Ordering score of a quiet move: its own history plus its continuation histories.
