@@ -9,6 +9,7 @@
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicI16, AtomicI32, AtomicU32};
 
+use super::correction::Correction;
 use crate::moves::Move;
 use crate::types::{to64, Piece};
 
@@ -29,6 +30,9 @@ pub struct History {
     /// `capture[piece-to][captured kind]`: how often this capture refuted a node (or failed
     /// to), which orders captures of equal victims better than the attacker's value alone.
     capture: Vec<[AtomicI16; CAPTURED_KINDS]>,
+    /// What the searches have taught about the static evaluation, by pawn structure (kept
+    /// here since it lives, is shared and is forgotten exactly as the move histories are).
+    pub correction: Correction,
 }
 
 /// Captured-kind slots of the capture history (`Piece::kind_index()`, 0 for a quiet
@@ -111,6 +115,7 @@ impl History {
             capture: (0..PIECE_TO)
                 .map(|_| std::array::from_fn(|_| AtomicI16::new(0)))
                 .collect(),
+            correction: Correction::new(),
         }
     }
 
@@ -128,6 +133,7 @@ impl History {
         for row in &self.capture {
             row.iter().for_each(|v| v.store(0, Relaxed));
         }
+        self.correction.clear();
     }
 
     #[inline]

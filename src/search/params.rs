@@ -100,6 +100,18 @@ pub const DELTA_MARGIN: i32 = 150;
 /// Quiet checks are tried at the first quiescence ply only.
 pub const QS_CHECK_PLIES: i32 = 1;
 
+// ----- static-evaluation correction history -----
+/// Entries per side to move (a power of two), indexed by the pawn key.
+pub const CORRECTION_ENTRIES: usize = 16_384;
+/// Entries hold centipawns times this, so small steps are not lost to rounding.
+pub const CORRECTION_GRAIN: i32 = 64;
+/// Largest correction: 192 centipawns.
+pub const CORRECTION_LIMIT: i32 = 192 * CORRECTION_GRAIN;
+/// An update moves an entry (depth in plies + 1) / CORRECTION_WEIGHT_SCALE of the way to the
+/// new difference, at most CORRECTION_MAX_WEIGHT / CORRECTION_WEIGHT_SCALE.
+pub const CORRECTION_WEIGHT_SCALE: i32 = 256;
+pub const CORRECTION_MAX_WEIGHT: i32 = 16;
+
 // ----- history -----
 pub const HISTORY_MAX: i32 = 16_384;
 /// Good captures are ordered by `mvv_lva * CAPTURE_MVV_WEIGHT + capture history /

@@ -820,16 +820,25 @@ impl<'a> Tree<'a> {
             }
         }
 
-        let eval = if in_check {
+        let us = self.pos.side_to_move();
+        // The hash table keeps the raw evaluation; what the searches have taught about this
+        // pawn structure (the correction history) is added on every use.
+        let raw_eval = if in_check {
             -INFINITY
         } else if let Some(h) = hit {
             h.eval
         } else {
             self.eval.evaluate(&self.pos, alpha, beta)
         };
+        let eval = if in_check {
+            raw_eval
+        } else {
+            self.history
+                .correction
+                .corrected(us, self.pos.pawn_key(), raw_eval)
+        };
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
-        let us = self.pos.side_to_move();
         let prev = self.moves[ply - 1];
 
         if !pv_node && !in_check {
@@ -1044,7 +1053,20 @@ impl<'a> Tree<'a> {
             return alpha;
         }
         let bound = Bound::of(best, original_alpha, beta);
-        let stored_eval = if in_check { 0 } else { eval };
+        // The result teaches the correction history when it says where the true score lies
+        // relative to the evaluation: exact, or a bound on the far side of it. Positions won
+        // by a capture, and mates, say nothing about the pawn structure's worth.
+        if !in_check
+            && (best_move.is_none() || best_move.is_quiet())
+            && best.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best <= eval)
+            && !(bound == Bound::Upper && best >= eval)
+        {
+            self.history
+                .correction
+                .update(us, self.pos.pawn_key(), raw_eval, best, depth);
+        }
+        let stored_eval = if in_check { 0 } else { raw_eval };
         self.tt
             .store(key, best_move, best, stored_eval, depth, bound, ply);
         best
@@ -1493,19 +1515,26 @@ impl<'a> Tree<'a> {
 
         let original_alpha = alpha;
         let stand_pat;
+        let raw_eval;
         let mut best;
         if in_check {
             stand_pat = -INFINITY;
+            raw_eval = 0;
             best = -MATE + ply as i32;
         } else {
-            stand_pat = match hit {
+            raw_eval = match hit {
                 Some(h) => h.eval,
                 None => self.eval.evaluate(&self.pos, alpha, beta),
             };
+            stand_pat = self.history.correction.corrected(
+                self.pos.side_to_move(),
+                self.pos.pawn_key(),
+                raw_eval,
+            );
             if stand_pat >= beta {
                 if hit.is_none() {
                     self.tt
-                        .store(key, Move::NONE, stand_pat, stand_pat, 0, Bound::Lower, ply);
+                        .store(key, Move::NONE, stand_pat, raw_eval, 0, Bound::Lower, ply);
                 }
                 return stand_pat;
             }
@@ -1559,9 +1588,7 @@ impl<'a> Tree<'a> {
         }
         self.put_picker(ply, picker);
         let bound = Bound::of(best, original_alpha, beta);
-        let stored_eval = if in_check { 0 } else { stand_pat };
-        self.tt
-            .store(key, best_move, best, stored_eval, 0, bound, ply);
+        self.tt.store(key, best_move, best, raw_eval, 0, bound, ply);
         best
     }
 }
