@@ -36,6 +36,18 @@ pub const EXTENSION_PLY_FACTOR: i32 = 2;
 /// Recapture extension only when the two captured pieces are worth about the same.
 pub const RECAPTURE_VALUE_TOLERANCE: i32 = 100;
 
+// ----- singular extensions -----
+/// Least depth (fractional plies) at which the hash move is tested for being singular.
+pub const SINGULAR_MIN_DEPTH: i32 = 8 * ONE_PLY;
+/// The hash entry must be at most this much shallower than the node.
+pub const SINGULAR_TT_DEPTH_SLACK: i32 = 3 * ONE_PLY;
+/// The other moves are searched against the hash score minus this many centipawns per ply.
+pub const SINGULAR_MARGIN_PER_PLY: i32 = 2;
+/// Extension of a singular hash move; a hash move that is not singular while its score is at
+/// least beta is searched this much shallower (the negative extension).
+pub const SINGULAR_EXTENSION: i32 = ONE_PLY;
+pub const SINGULAR_NEGATIVE_EXTENSION: i32 = -ONE_PLY;
+
 // ----- null move -----
 pub const NULL_MIN_DEPTH: i32 = 2 * ONE_PLY;
 /// Reduction: base plies, one more every NULL_DEPTH_DIVISOR plies of depth, and one more per

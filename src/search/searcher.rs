@@ -134,6 +134,8 @@ pub struct Tree<'a> {
     evals: [i32; MAX_PLY + 2],
     /// Move made at each ply (`Move::NONE` for a null move).
     moves: [Move; MAX_PLY + 2],
+    /// The move a singular-extension search leaves out at each ply (`Move::NONE`: none).
+    excluded: [Move; MAX_PLY + 2],
     /// The innermost split point this thread works under (owner or helper).
     split: Option<Arc<SplitPoint>>,
     /// Split points this thread owns on its stack.
@@ -146,6 +148,14 @@ pub struct Tree<'a> {
     /// picker would zero its 3 KB of buffers at every node). A node takes its ply's picker
     /// and puts it back after its move loop; one that returns early (a stop) drops it.
     pickers: Vec<Option<Box<Picker>>>,
+}
+
+/// What the singular-extension test decided for the hash move.
+enum Singular {
+    /// Extend the hash move by this much (negative: search it shallower; 0: as usual).
+    Extend(i32),
+    /// Enough other moves beat beta: the node fails high with this score.
+    MultiCut(i32),
 }
 
 /// What became of one move of a node's move loop.
@@ -526,6 +536,8 @@ impl<'a> Search<'a> {
             pv_node: true,
             cut_node: false,
             tt_capture: false,
+            tt_move: Move::NONE,
+            singular_ext: 0,
             in_check: self.tree.pos.in_check(),
             eval: self.tree.evals[0],
             improving: false,
@@ -579,6 +591,7 @@ impl<'a> Tree<'a> {
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 2],
+            excluded: [Move::NONE; MAX_PLY + 2],
             moves: [Move::NONE; MAX_PLY + 2],
             split: None,
             splits_owned: 0,
@@ -814,8 +827,11 @@ impl<'a> Tree<'a> {
         let key = self.pos.key();
         let hit = self.tt.probe(key, ply);
         let tt_move = self.hash_move(hit);
+        // A singular-extension search of this node, leaving one move out: it may neither take
+        // nor leave a hash result (the entry describes the node with every move).
+        let excluded = self.excluded[ply];
         if let Some(h) = hit {
-            if !pv_node && h.depth >= depth && h.cuts(alpha, beta) {
+            if excluded.is_none() && !pv_node && h.depth >= depth && h.cuts(alpha, beta) {
                 return h.score;
             }
         }
@@ -857,7 +873,7 @@ impl<'a> Tree<'a> {
                 return eval;
             }
             // Razoring: hopeless at the frontier unless a capture saves it.
-            if d <= RAZOR_DEPTH && eval + RAZOR_MARGIN * d < alpha {
+            if d <= RAZOR_DEPTH && excluded.is_none() && eval + RAZOR_MARGIN * d < alpha {
                 let q = self.quiescence(alpha, beta, ply, 0);
                 if q < alpha {
                     return q;
@@ -865,6 +881,7 @@ impl<'a> Tree<'a> {
             }
             // Adaptive null move.
             if depth >= NULL_MIN_DEPTH
+                && excluded.is_none()
                 && eval >= beta
                 && !prev.is_none()
                 && self.pos.has_non_pawn_material(us)
@@ -917,6 +934,16 @@ impl<'a> Tree<'a> {
             depth -= ONE_PLY;
         }
 
+        let singular_ext = match hit {
+            Some(h) if excluded.is_none() && !tt_move.is_none() => {
+                match self.singular(h, tt_move, depth, beta, ply, cut_node) {
+                    Singular::Extend(e) => e,
+                    Singular::MultiCut(v) => return v,
+                }
+            }
+            _ => 0,
+        };
+
         let ci = self.pos.check_info();
         if in_check && self.pos.legal_moves().len() == 1 {
             depth += SINGLE_REPLY_EXTENSION;
@@ -946,6 +973,8 @@ impl<'a> Tree<'a> {
             pv_node,
             cut_node,
             tt_capture: tt_move.is_capture(),
+            tt_move,
+            singular_ext,
             in_check,
             eval,
             improving,
@@ -966,7 +995,7 @@ impl<'a> Tree<'a> {
         let mut n_captures = 0;
 
         while let Some(m) = picker.next(&self.pos, self.history, &ci) {
-            if !self.pos.is_legal(m, &ci) {
+            if m == excluded || !self.pos.is_legal(m, &ci) {
                 continue;
             }
             legal += 1;
@@ -1016,7 +1045,7 @@ impl<'a> Tree<'a> {
 
             // Young brothers wait: with the first move(s) searched and a thread idle, share
             // the rest of this node.
-            if self.may_split(&node, searched) {
+            if excluded.is_none() && self.may_split(&node, searched) {
                 let after = self.split(
                     &node,
                     &mut picker,
@@ -1042,7 +1071,10 @@ impl<'a> Tree<'a> {
         self.put_picker(ply, picker);
 
         if legal == 0 {
-            return if in_check {
+            return if !excluded.is_none() {
+                // Only the left-out move was legal: nothing else reaches the singular bound.
+                alpha
+            } else if in_check {
                 -MATE + ply as i32
             } else {
                 self.draw_score(ply)
@@ -1051,6 +1083,9 @@ impl<'a> Tree<'a> {
         if searched == 0 {
             // Every legal move was pruned: the node is worth no more than alpha.
             return alpha;
+        }
+        if !excluded.is_none() {
+            return best;
         }
         let bound = Bound::of(best, original_alpha, beta);
         // The result teaches the correction history when it says where the true score lies
@@ -1070,6 +1105,52 @@ impl<'a> Tree<'a> {
         self.tt
             .store(key, best_move, best, stored_eval, depth, bound, ply);
         best
+    }
+
+    /// Singular extension: is the hash move, whose entry says it reaches `h.score`, much
+    /// better than every other move here? Searched at half depth with the hash move left
+    /// out, against a bound a little below its score. Singular: extend it. Not singular and
+    /// even that lowered bound beats beta: several moves refute this node (multi-cut), so it
+    /// fails high. Not singular but its score beats beta: search it shallower.
+    fn singular(
+        &mut self,
+        h: TtHit,
+        tt_move: Move,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Singular {
+        let usable = depth >= SINGULAR_MIN_DEPTH
+            && h.depth >= depth - SINGULAR_TT_DEPTH_SLACK
+            && matches!(h.bound, Bound::Lower | Bound::Exact)
+            && h.score.abs() < MATE_BOUND
+            && (ply as i32) < self.root_depth * EXTENSION_PLY_FACTOR;
+        if !usable {
+            return Singular::Extend(0);
+        }
+        let singular_beta = h.score - SINGULAR_MARGIN_PER_PLY * (depth / ONE_PLY);
+        self.excluded[ply] = tt_move;
+        let v = self.alpha_beta(
+            singular_beta - 1,
+            singular_beta,
+            (depth - ONE_PLY) / 2,
+            ply,
+            cut_node,
+        );
+        self.excluded[ply] = Move::NONE;
+        if self.stopped {
+            return Singular::Extend(0);
+        }
+        if v < singular_beta {
+            Singular::Extend(SINGULAR_EXTENSION)
+        } else if singular_beta >= beta {
+            Singular::MultiCut(singular_beta)
+        } else if h.score >= beta {
+            Singular::Extend(SINGULAR_NEGATIVE_EXTENSION)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     /// One move of a node's move loop: prunes it, or extends, reduces and searches it (PVS,
@@ -1141,6 +1222,9 @@ impl<'a> Tree<'a> {
                 && is_passed(&self.pos, m.to(), us)
             {
                 ext += PAWN_SEVENTH_EXTENSION;
+            }
+            if m == n.tt_move {
+                ext += n.singular_ext;
             }
             ext = ext.min(EXTENSION_CAP);
         }
