@@ -906,7 +906,14 @@ impl<'a> Tree<'a> {
         // ProbCut: a good capture that beats beta by a margin in a much shallower search will
         // almost surely beat beta in the full one. Skipped when the hash table already knows
         // that the node stays below that bound at about that depth.
-        if !pv_node && !in_check && depth >= PROBCUT_MIN_DEPTH && beta.abs() < MATE_BOUND {
+        // Like null move, it trusts a shallow search, which zugzwang can fool: not with a
+        // single piece left (the Morphy mate `kbK5/pp6/1P6/8/8/8/8/R7 w` is lost otherwise).
+        if !pv_node
+            && !in_check
+            && depth >= PROBCUT_MIN_DEPTH
+            && beta.abs() < MATE_BOUND
+            && self.pos.pieces(us).len() - 1 > NULL_VERIFY_MAX_PIECES
+        {
             let rbeta = (beta + PROBCUT_MARGIN).min(MATE_BOUND - 1);
             let known_below =
                 hit.is_some_and(|h| h.depth >= depth - PROBCUT_REDUCTION && h.score < rbeta);
