@@ -48,6 +48,14 @@ pub const SINGULAR_MARGIN_PER_PLY: i32 = 2;
 pub const SINGULAR_EXTENSION: i32 = ONE_PLY;
 pub const SINGULAR_NEGATIVE_EXTENSION: i32 = -ONE_PLY;
 
+// ----- ProbCut -----
+/// Least depth at which ProbCut is tried.
+pub const PROBCUT_MIN_DEPTH: i32 = 5 * ONE_PLY;
+/// A capture must beat beta by this much in the shallow search to cut the node.
+pub const PROBCUT_MARGIN: i32 = 100;
+/// The shallow search is this much shallower than the node.
+pub const PROBCUT_REDUCTION: i32 = 4 * ONE_PLY;
+
 // ----- null move -----
 pub const NULL_MIN_DEPTH: i32 = 2 * ONE_PLY;
 /// Reduction: base plies, one more every NULL_DEPTH_DIVISOR plies of depth, and one more per

@@ -68,7 +68,7 @@ pub struct Picker {
 
 /// MVV/LVA: the most valuable victim first, the cheapest attacker among equals.
 #[inline]
-fn mvv_lva(m: Move) -> i32 {
+pub(crate) fn mvv_lva(m: Move) -> i32 {
     let victim = SEE_VALUES[m.captured().kind_index() as usize];
     let promo = if m.is_promotion() {
         SEE_VALUES[m.promotion().kind_index() as usize]

@@ -17,13 +17,14 @@ use crate::board::attacks::CheckInfo;
 use crate::board::see::SEE_VALUES;
 use crate::board::Position;
 use crate::eval::Evaluator;
-use crate::moves::Move;
+use crate::movegen::GenType;
+use crate::moves::{Move, MoveList};
 use crate::types::{file_of, rank_of, Colour, Kind};
 
 use super::history::{Context, History, Killers};
 use super::limits::Limits;
 use super::params::*;
-use super::picker::Picker;
+use super::picker::{mvv_lva, Picker};
 use super::smp::{Job, NodeInfo, RootResult, SplitPoint, SplitState};
 use super::strength::{self, Candidate};
 use super::time::TimeManager;
@@ -928,6 +929,27 @@ impl<'a> Tree<'a> {
             }
         }
 
+        // ProbCut: a good capture that beats beta by a margin in a much shallower search will
+        // almost surely beat beta in the full one. Skipped when the hash table already knows
+        // that the node stays below that bound at about that depth.
+        // Like null move, it trusts a shallow search, which zugzwang can fool: not with a
+        // single piece left (the Morphy mate `kbK5/pp6/1P6/8/8/8/8/R7 w` is lost otherwise).
+        if !pv_node
+            && !in_check
+            && depth >= PROBCUT_MIN_DEPTH
+            && beta.abs() < MATE_BOUND
+            && self.pos.pieces(us).len() - 1 > NULL_VERIFY_MAX_PIECES
+        {
+            let rbeta = (beta + PROBCUT_MARGIN).min(MATE_BOUND - 1);
+            let known_below =
+                hit.is_some_and(|h| h.depth >= depth - PROBCUT_REDUCTION && h.score < rbeta);
+            if !known_below {
+                if let Some(v) = self.probcut(eval, rbeta, depth, ply, cut_node) {
+                    return v;
+                }
+            }
+        }
+
         // Internal iterative reduction: without a hash move this node is probably less
         // important than its depth says, and the shallower search will supply one next time.
         if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
@@ -1580,6 +1602,50 @@ impl<'a> Tree<'a> {
         }
         self.job.add_idle(since);
         self.job.idle.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// ProbCut's captures, most valuable victim first, each good enough by SEE to lift the
+    /// static evaluation to `rbeta`: a quiescence search against `rbeta` first, then, when that
+    /// holds, a search `PROBCUT_REDUCTION` shallower. The first that stays at or above `rbeta`
+    /// gives the node's score.
+    fn probcut(
+        &mut self,
+        eval: i32,
+        rbeta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let ci = self.pos.check_info();
+        let mut list = MoveList::new();
+        self.pos.generate(GenType::Captures, &mut list);
+        list.as_mut_slice()
+            .sort_by_key(|&m| std::cmp::Reverse(mvv_lva(m)));
+        for &m in list.iter() {
+            if !self.pos.is_legal(m, &ci) || !self.pos.see_ge(m, rbeta - eval) {
+                continue;
+            }
+            self.moves[ply] = m;
+            self.pos.make(m);
+            let mut v = -self.quiescence(-rbeta, -rbeta + 1, ply + 1, 0);
+            if v >= rbeta {
+                v = -self.alpha_beta(
+                    -rbeta,
+                    -rbeta + 1,
+                    depth - PROBCUT_REDUCTION - ONE_PLY,
+                    ply + 1,
+                    !cut_node,
+                );
+            }
+            self.pos.unmake();
+            if self.stopped {
+                return Some(0);
+            }
+            if v >= rbeta {
+                return Some(v);
+            }
+        }
+        None
     }
 
     fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
