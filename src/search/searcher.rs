@@ -936,6 +936,7 @@ impl<'a> Tree<'a> {
         // single piece left (the Morphy mate `kbK5/pp6/1P6/8/8/8/8/R7 w` is lost otherwise).
         if !pv_node
             && !in_check
+            && excluded.is_none()
             && depth >= PROBCUT_MIN_DEPTH
             && beta.abs() < MATE_BOUND
             && self.pos.pieces(us).len() - 1 > NULL_VERIFY_MAX_PIECES
