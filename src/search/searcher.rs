@@ -850,9 +850,7 @@ impl<'a> Tree<'a> {
         let eval = if in_check {
             raw_eval
         } else {
-            self.history
-                .correction
-                .corrected(us, self.pos.pawn_key(), raw_eval)
+            self.corrected(raw_eval)
         };
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
@@ -1120,9 +1118,11 @@ impl<'a> Tree<'a> {
             && !(bound == Bound::Lower && best <= eval)
             && !(bound == Bound::Upper && best >= eval)
         {
-            self.history
-                .correction
-                .update(us, self.pos.pawn_key(), raw_eval, best, depth);
+            if let Some(pawn_key) = self.correction_key() {
+                self.history
+                    .correction
+                    .update(us, pawn_key, raw_eval, best, depth);
+            }
         }
         let stored_eval = if in_check { 0 } else { raw_eval };
         self.tt
@@ -1605,6 +1605,29 @@ impl<'a> Tree<'a> {
         self.job.idle.fetch_sub(1, Ordering::Relaxed);
     }
 
+    /// The correction history's key for this position: its pawn key, or none without pawns.
+    /// Every pawnless position shares one pawn key, so an entry learnt in one pawnless ending
+    /// would shift the evaluation of all others (it broke the KBNK mate, whose recogniser's
+    /// gradient toward the corner must stay as it is).
+    #[inline]
+    fn correction_key(&self) -> Option<u64> {
+        (self.pos.kind_set(Kind::Pawn) != 0).then(|| self.pos.pawn_key())
+    }
+
+    /// The static evaluation `raw` plus what the correction history has learnt about this
+    /// pawn structure.
+    #[inline]
+    fn corrected(&self, raw: i32) -> i32 {
+        match self.correction_key() {
+            Some(pawn_key) => {
+                self.history
+                    .correction
+                    .corrected(self.pos.side_to_move(), pawn_key, raw)
+            }
+            None => raw,
+        }
+    }
+
     /// ProbCut's captures, most valuable victim first, each good enough by SEE to lift the
     /// static evaluation to `rbeta`: a quiescence search against `rbeta` first, then, when that
     /// holds, a search `PROBCUT_REDUCTION` shallower. The first that stays at or above `rbeta`
@@ -1677,11 +1700,7 @@ impl<'a> Tree<'a> {
                 Some(h) => h.eval,
                 None => self.eval.evaluate(&self.pos, alpha, beta),
             };
-            stand_pat = self.history.correction.corrected(
-                self.pos.side_to_move(),
-                self.pos.pawn_key(),
-                raw_eval,
-            );
+            stand_pat = self.corrected(raw_eval);
             if stand_pat >= beta {
                 if hit.is_none() {
                     self.tt
