@@ -9,6 +9,7 @@
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicI16, AtomicI32, AtomicU32};
 
+use super::correction::Correction;
 use crate::moves::Move;
 use crate::types::{to64, Piece};
 
@@ -26,7 +27,17 @@ pub struct History {
     counter: Vec<[AtomicU32; 128]>,
     /// `cont[previous piece-to][piece-to]`, piece-to = piece * 64 + to (0..64 square).
     cont: Vec<[AtomicI16; PIECE_TO]>,
+    /// `capture[piece-to][captured kind]`: how often this capture refuted a node (or failed
+    /// to), which orders captures of equal victims better than the attacker's value alone.
+    capture: Vec<[AtomicI16; CAPTURED_KINDS]>,
+    /// What the searches have taught about the static evaluation, by pawn structure (kept
+    /// here since it lives, is shared and is forgotten exactly as the move histories are).
+    pub correction: Correction,
 }
+
+/// Captured-kind slots of the capture history (`Piece::kind_index()`, 0 for a quiet
+/// promotion).
+const CAPTURED_KINDS: usize = 7;
 
 /// Two killer moves per ply: always the thread's own (they describe its part of the tree); a
 /// split point hands a copy of its owner's to the helpers.
@@ -101,6 +112,10 @@ impl History {
             cont: (0..PIECE_TO)
                 .map(|_| std::array::from_fn(|_| AtomicI16::new(0)))
                 .collect(),
+            capture: (0..PIECE_TO)
+                .map(|_| std::array::from_fn(|_| AtomicI16::new(0)))
+                .collect(),
+            correction: Correction::new(),
         }
     }
 
@@ -114,6 +129,37 @@ impl History {
         }
         for row in &self.cont {
             row.iter().for_each(|v| v.store(0, Relaxed));
+        }
+        for row in &self.capture {
+            row.iter().for_each(|v| v.store(0, Relaxed));
+        }
+        self.correction.clear();
+    }
+
+    #[inline]
+    fn capture_entry(&self, m: Move) -> &AtomicI16 {
+        &self.capture[piece_to(m)][m.captured().kind_index() as usize % CAPTURED_KINDS]
+    }
+
+    /// Capture-history value of a capture (or promotion).
+    #[inline]
+    pub fn capture_score(&self, m: Move) -> i32 {
+        self.capture_entry(m).load(Relaxed) as i32
+    }
+
+    /// A node failed high: reward `best` when it is a capture, and penalise the captures in
+    /// `tried` searched before it without success.
+    pub fn update_captures(&self, best: Move, tried: &[Move], depth: i32) {
+        let b = bonus(depth);
+        if !best.is_quiet() {
+            let e = self.capture_entry(best);
+            e.store(gravity(e.load(Relaxed) as i32, b) as i16, Relaxed);
+        }
+        for &m in tried {
+            if m != best {
+                let e = self.capture_entry(m);
+                e.store(gravity(e.load(Relaxed) as i32, -b) as i16, Relaxed);
+            }
         }
     }
 

@@ -6,6 +6,7 @@
 //! (transposition table), `history` (killers, counter moves, history), `picker` (staged move
 //! ordering), `searcher` (the per-search context: iterative deepening, alpha-beta, quiescence).
 
+pub mod correction;
 pub mod history;
 pub mod limits;
 pub mod params;

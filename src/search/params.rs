@@ -36,6 +36,26 @@ pub const EXTENSION_PLY_FACTOR: i32 = 2;
 /// Recapture extension only when the two captured pieces are worth about the same.
 pub const RECAPTURE_VALUE_TOLERANCE: i32 = 100;
 
+// ----- singular extensions -----
+/// Least depth (fractional plies) at which the hash move is tested for being singular.
+pub const SINGULAR_MIN_DEPTH: i32 = 8 * ONE_PLY;
+/// The hash entry must be at most this much shallower than the node.
+pub const SINGULAR_TT_DEPTH_SLACK: i32 = 3 * ONE_PLY;
+/// The other moves are searched against the hash score minus this many centipawns per ply.
+pub const SINGULAR_MARGIN_PER_PLY: i32 = 2;
+/// Extension of a singular hash move; a hash move that is not singular while its score is at
+/// least beta is searched this much shallower (the negative extension).
+pub const SINGULAR_EXTENSION: i32 = ONE_PLY;
+pub const SINGULAR_NEGATIVE_EXTENSION: i32 = -ONE_PLY;
+
+// ----- ProbCut -----
+/// Least depth at which ProbCut is tried.
+pub const PROBCUT_MIN_DEPTH: i32 = 5 * ONE_PLY;
+/// A capture must beat beta by this much in the shallow search to cut the node.
+pub const PROBCUT_MARGIN: i32 = 100;
+/// The shallow search is this much shallower than the node.
+pub const PROBCUT_REDUCTION: i32 = 4 * ONE_PLY;
+
 // ----- null move -----
 pub const NULL_MIN_DEPTH: i32 = 2 * ONE_PLY;
 /// Reduction: base plies, one more every NULL_DEPTH_DIVISOR plies of depth, and one more per
@@ -100,8 +120,25 @@ pub const DELTA_MARGIN: i32 = 150;
 /// Quiet checks are tried at the first quiescence ply only.
 pub const QS_CHECK_PLIES: i32 = 1;
 
+// ----- static-evaluation correction history -----
+/// Entries per side to move (a power of two), indexed by the pawn key.
+pub const CORRECTION_ENTRIES: usize = 16_384;
+/// Entries hold centipawns times this, so small steps are not lost to rounding.
+pub const CORRECTION_GRAIN: i32 = 64;
+/// Largest correction: 192 centipawns.
+pub const CORRECTION_LIMIT: i32 = 192 * CORRECTION_GRAIN;
+/// An update moves an entry (depth in plies + 1) / CORRECTION_WEIGHT_SCALE of the way to the
+/// new difference, at most CORRECTION_MAX_WEIGHT / CORRECTION_WEIGHT_SCALE.
+pub const CORRECTION_WEIGHT_SCALE: i32 = 256;
+pub const CORRECTION_MAX_WEIGHT: i32 = 16;
+
 // ----- history -----
 pub const HISTORY_MAX: i32 = 16_384;
+/// Good captures are ordered by `mvv_lva * CAPTURE_MVV_WEIGHT + capture history /
+/// CAPTURE_HISTORY_DIVISOR`: a saturated capture history (±2,048) is worth a little more than
+/// half the step between a pawn and a minor piece victim (2 × 8 × 225 = 3,600).
+pub const CAPTURE_MVV_WEIGHT: i32 = 2;
+pub const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 /// Bonus = min(HISTORY_BONUS_QUAD * d² + HISTORY_BONUS_LINEAR * d, HISTORY_BONUS_MAX), d in
 /// plies: 96 at depth 1, 768 at depth 4, 1536 at depth 6, the cap from depth 7. Sized so that a
 /// handful of cutoffs at moderate depth moves an entry a good part of its ±HISTORY_MAX range

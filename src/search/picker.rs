@@ -1,8 +1,9 @@
 //! Staged move picker: moves come out in the order most likely to cut off, and each stage is
 //! generated only when the earlier ones did not refute the node.
 //!
-//! Main search: hash move, good captures (SEE >= 0, by MVV/LVA), killers (this ply's two, then
-//! the first killer of two plies up), the counter move, quiets by history, bad captures last.
+//! Main search: hash move, good captures (SEE >= 0, by MVV/LVA and capture history), killers
+//! (this ply's two, then the first killer of two plies up), the counter move, quiets by
+//! history, bad captures last.
 //! In check: hash move, then every evasion (captures by MVV/LVA first, quiets by history).
 //! Quiescence: hash move if it is a capture, captures by MVV/LVA, then quiet checks when asked.
 //!
@@ -15,6 +16,7 @@ use crate::movegen::GenType;
 use crate::moves::{Move, MoveList, MAX_MOVES};
 
 use super::history::{Context, History};
+use super::params::{CAPTURE_HISTORY_DIVISOR, CAPTURE_MVV_WEIGHT};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Stage {
@@ -66,7 +68,7 @@ pub struct Picker {
 
 /// MVV/LVA: the most valuable victim first, the cheapest attacker among equals.
 #[inline]
-fn mvv_lva(m: Move) -> i32 {
+pub(crate) fn mvv_lva(m: Move) -> i32 {
     let victim = SEE_VALUES[m.captured().kind_index() as usize];
     let promo = if m.is_promotion() {
         SEE_VALUES[m.promotion().kind_index() as usize]
@@ -201,7 +203,10 @@ impl Picker {
                 Stage::GenCaptures => {
                     self.moves.clear();
                     pos.generate(GenType::Captures, &mut self.moves);
-                    self.load(mvv_lva);
+                    self.load(|m| {
+                        mvv_lva(m) * CAPTURE_MVV_WEIGHT
+                            + history.capture_score(m) / CAPTURE_HISTORY_DIVISOR
+                    });
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => match self.select_best() {

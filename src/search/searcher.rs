@@ -17,13 +17,14 @@ use crate::board::attacks::CheckInfo;
 use crate::board::see::SEE_VALUES;
 use crate::board::Position;
 use crate::eval::Evaluator;
-use crate::moves::Move;
+use crate::movegen::GenType;
+use crate::moves::{Move, MoveList};
 use crate::types::{file_of, rank_of, Colour, Kind};
 
 use super::history::{Context, History, Killers};
 use super::limits::Limits;
 use super::params::*;
-use super::picker::Picker;
+use super::picker::{mvv_lva, Picker};
 use super::smp::{Job, NodeInfo, RootResult, SplitPoint, SplitState};
 use super::strength::{self, Candidate};
 use super::time::TimeManager;
@@ -134,6 +135,8 @@ pub struct Tree<'a> {
     evals: [i32; MAX_PLY + 2],
     /// Move made at each ply (`Move::NONE` for a null move).
     moves: [Move; MAX_PLY + 2],
+    /// The move a singular-extension search leaves out at each ply (`Move::NONE`: none).
+    excluded: [Move; MAX_PLY + 2],
     /// The innermost split point this thread works under (owner or helper).
     split: Option<Arc<SplitPoint>>,
     /// Split points this thread owns on its stack.
@@ -146,6 +149,14 @@ pub struct Tree<'a> {
     /// picker would zero its 3 KB of buffers at every node). A node takes its ply's picker
     /// and puts it back after its move loop; one that returns early (a stop) drops it.
     pickers: Vec<Option<Box<Picker>>>,
+}
+
+/// What the singular-extension test decided for the hash move.
+enum Singular {
+    /// Extend the hash move by this much (negative: search it shallower; 0: as usual).
+    Extend(i32),
+    /// Enough other moves beat beta: the node fails high with this score.
+    MultiCut(i32),
 }
 
 /// What became of one move of a node's move loop.
@@ -526,6 +537,8 @@ impl<'a> Search<'a> {
             pv_node: true,
             cut_node: false,
             tt_capture: false,
+            tt_move: Move::NONE,
+            singular_ext: 0,
             in_check: self.tree.pos.in_check(),
             eval: self.tree.evals[0],
             improving: false,
@@ -579,6 +592,7 @@ impl<'a> Tree<'a> {
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 2],
+            excluded: [Move::NONE; MAX_PLY + 2],
             moves: [Move::NONE; MAX_PLY + 2],
             split: None,
             splits_owned: 0,
@@ -814,22 +828,32 @@ impl<'a> Tree<'a> {
         let key = self.pos.key();
         let hit = self.tt.probe(key, ply);
         let tt_move = self.hash_move(hit);
+        // A singular-extension search of this node, leaving one move out: it may neither take
+        // nor leave a hash result (the entry describes the node with every move).
+        let excluded = self.excluded[ply];
         if let Some(h) = hit {
-            if !pv_node && h.depth >= depth && h.cuts(alpha, beta) {
+            if excluded.is_none() && !pv_node && h.depth >= depth && h.cuts(alpha, beta) {
                 return h.score;
             }
         }
 
-        let eval = if in_check {
+        let us = self.pos.side_to_move();
+        // The hash table keeps the raw evaluation; what the searches have taught about this
+        // pawn structure (the correction history) is added on every use.
+        let raw_eval = if in_check {
             -INFINITY
         } else if let Some(h) = hit {
             h.eval
         } else {
             self.eval.evaluate(&self.pos, alpha, beta)
         };
+        let eval = if in_check {
+            raw_eval
+        } else {
+            self.corrected(raw_eval)
+        };
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
-        let us = self.pos.side_to_move();
         let prev = self.moves[ply - 1];
 
         if !pv_node && !in_check {
@@ -848,7 +872,7 @@ impl<'a> Tree<'a> {
                 return eval;
             }
             // Razoring: hopeless at the frontier unless a capture saves it.
-            if d <= RAZOR_DEPTH && eval + RAZOR_MARGIN * d < alpha {
+            if d <= RAZOR_DEPTH && excluded.is_none() && eval + RAZOR_MARGIN * d < alpha {
                 let q = self.quiescence(alpha, beta, ply, 0);
                 if q < alpha {
                     return q;
@@ -856,6 +880,7 @@ impl<'a> Tree<'a> {
             }
             // Adaptive null move.
             if depth >= NULL_MIN_DEPTH
+                && excluded.is_none()
                 && eval >= beta
                 && !prev.is_none()
                 && self.pos.has_non_pawn_material(us)
@@ -902,11 +927,43 @@ impl<'a> Tree<'a> {
             }
         }
 
+        // ProbCut: a good capture that beats beta by a margin in a much shallower search will
+        // almost surely beat beta in the full one. Skipped when the hash table already knows
+        // that the node stays below that bound at about that depth.
+        // Like null move, it trusts a shallow search, which zugzwang can fool: not with a
+        // single piece left (the Morphy mate `kbK5/pp6/1P6/8/8/8/8/R7 w` is lost otherwise).
+        if !pv_node
+            && !in_check
+            && excluded.is_none()
+            && depth >= PROBCUT_MIN_DEPTH
+            && beta.abs() < MATE_BOUND
+            && self.pos.pieces(us).len() - 1 > NULL_VERIFY_MAX_PIECES
+        {
+            let rbeta = (beta + PROBCUT_MARGIN).min(MATE_BOUND - 1);
+            let known_below =
+                hit.is_some_and(|h| h.depth >= depth - PROBCUT_REDUCTION && h.score < rbeta);
+            if !known_below {
+                if let Some(v) = self.probcut(eval, rbeta, depth, ply, cut_node) {
+                    return v;
+                }
+            }
+        }
+
         // Internal iterative reduction: without a hash move this node is probably less
         // important than its depth says, and the shallower search will supply one next time.
         if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
             depth -= ONE_PLY;
         }
+
+        let singular_ext = match hit {
+            Some(h) if excluded.is_none() && !tt_move.is_none() => {
+                match self.singular(h, tt_move, depth, beta, ply, cut_node) {
+                    Singular::Extend(e) => e,
+                    Singular::MultiCut(v) => return v,
+                }
+            }
+            _ => 0,
+        };
 
         let ci = self.pos.check_info();
         if in_check && self.pos.legal_moves().len() == 1 {
@@ -937,6 +994,8 @@ impl<'a> Tree<'a> {
             pv_node,
             cut_node,
             tt_capture: tt_move.is_capture(),
+            tt_move,
+            singular_ext,
             in_check,
             eval,
             improving,
@@ -953,9 +1012,11 @@ impl<'a> Tree<'a> {
         let mut searched = 0usize;
         let mut quiets = [Move::NONE; MAX_QUIETS_TRIED];
         let mut n_quiets = 0;
+        let mut captures = [Move::NONE; MAX_QUIETS_TRIED];
+        let mut n_captures = 0;
 
         while let Some(m) = picker.next(&self.pos, self.history, &ci) {
-            if !self.pos.is_legal(m, &ci) {
+            if m == excluded || !self.pos.is_legal(m, &ci) {
                 continue;
             }
             legal += 1;
@@ -988,6 +1049,8 @@ impl<'a> Tree<'a> {
                                 .update_cutoff(m, &quiets[..n_quiets], depth, &ctx);
                             self.killers.update(ply, m);
                         }
+                        self.history
+                            .update_captures(m, &captures[..n_captures], depth);
                         break;
                     }
                     alpha = score;
@@ -996,11 +1059,14 @@ impl<'a> Tree<'a> {
             if quiet && n_quiets < MAX_QUIETS_TRIED {
                 quiets[n_quiets] = m;
                 n_quiets += 1;
+            } else if !quiet && n_captures < MAX_QUIETS_TRIED {
+                captures[n_captures] = m;
+                n_captures += 1;
             }
 
             // Young brothers wait: with the first move(s) searched and a thread idle, share
             // the rest of this node.
-            if self.may_split(&node, searched) {
+            if excluded.is_none() && self.may_split(&node, searched) {
                 let after = self.split(
                     &node,
                     &mut picker,
@@ -1026,7 +1092,10 @@ impl<'a> Tree<'a> {
         self.put_picker(ply, picker);
 
         if legal == 0 {
-            return if in_check {
+            return if !excluded.is_none() {
+                // Only the left-out move was legal: nothing else reaches the singular bound.
+                alpha
+            } else if in_check {
                 -MATE + ply as i32
             } else {
                 self.draw_score(ply)
@@ -1036,11 +1105,75 @@ impl<'a> Tree<'a> {
             // Every legal move was pruned: the node is worth no more than alpha.
             return alpha;
         }
+        if !excluded.is_none() {
+            return best;
+        }
         let bound = Bound::of(best, original_alpha, beta);
-        let stored_eval = if in_check { 0 } else { eval };
+        // The result teaches the correction history when it says where the true score lies
+        // relative to the evaluation: exact, or a bound on the far side of it. Positions won
+        // by a capture, and mates, say nothing about the pawn structure's worth.
+        if !in_check
+            && (best_move.is_none() || best_move.is_quiet())
+            && best.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best <= eval)
+            && !(bound == Bound::Upper && best >= eval)
+        {
+            if let Some(pawn_key) = self.correction_key() {
+                self.history
+                    .correction
+                    .update(us, pawn_key, raw_eval, best, depth);
+            }
+        }
+        let stored_eval = if in_check { 0 } else { raw_eval };
         self.tt
             .store(key, best_move, best, stored_eval, depth, bound, ply);
         best
+    }
+
+    /// Singular extension: is the hash move, whose entry says it reaches `h.score`, much
+    /// better than every other move here? Searched at half depth with the hash move left
+    /// out, against a bound a little below its score. Singular: extend it. Not singular and
+    /// even that lowered bound beats beta: several moves refute this node (multi-cut), so it
+    /// fails high. Not singular but its score beats beta: search it shallower.
+    fn singular(
+        &mut self,
+        h: TtHit,
+        tt_move: Move,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Singular {
+        let usable = depth >= SINGULAR_MIN_DEPTH
+            && h.depth >= depth - SINGULAR_TT_DEPTH_SLACK
+            && matches!(h.bound, Bound::Lower | Bound::Exact)
+            && h.score.abs() < MATE_BOUND
+            && (ply as i32) < self.root_depth * EXTENSION_PLY_FACTOR;
+        if !usable {
+            return Singular::Extend(0);
+        }
+        let singular_beta = h.score - SINGULAR_MARGIN_PER_PLY * (depth / ONE_PLY);
+        self.excluded[ply] = tt_move;
+        let v = self.alpha_beta(
+            singular_beta - 1,
+            singular_beta,
+            (depth - ONE_PLY) / 2,
+            ply,
+            cut_node,
+        );
+        self.excluded[ply] = Move::NONE;
+        if self.stopped {
+            return Singular::Extend(0);
+        }
+        if v < singular_beta {
+            Singular::Extend(SINGULAR_EXTENSION)
+        } else if singular_beta >= beta {
+            Singular::MultiCut(singular_beta)
+        } else if h.score >= beta {
+            Singular::Extend(SINGULAR_NEGATIVE_EXTENSION)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     /// One move of a node's move loop: prunes it, or extends, reduces and searches it (PVS,
@@ -1112,6 +1245,9 @@ impl<'a> Tree<'a> {
                 && is_passed(&self.pos, m.to(), us)
             {
                 ext += PAWN_SEVENTH_EXTENSION;
+            }
+            if m == n.tt_move {
+                ext += n.singular_ext;
             }
             ext = ext.min(EXTENSION_CAP);
         }
@@ -1469,6 +1605,73 @@ impl<'a> Tree<'a> {
         self.job.idle.fetch_sub(1, Ordering::Relaxed);
     }
 
+    /// The correction history's key for this position: its pawn key, or none without pawns.
+    /// Every pawnless position shares one pawn key, so an entry learnt in one pawnless ending
+    /// would shift the evaluation of all others (it broke the KBNK mate, whose recogniser's
+    /// gradient toward the corner must stay as it is).
+    #[inline]
+    fn correction_key(&self) -> Option<u64> {
+        (self.pos.kind_set(Kind::Pawn) != 0).then(|| self.pos.pawn_key())
+    }
+
+    /// The static evaluation `raw` plus what the correction history has learnt about this
+    /// pawn structure.
+    #[inline]
+    fn corrected(&self, raw: i32) -> i32 {
+        match self.correction_key() {
+            Some(pawn_key) => {
+                self.history
+                    .correction
+                    .corrected(self.pos.side_to_move(), pawn_key, raw)
+            }
+            None => raw,
+        }
+    }
+
+    /// ProbCut's captures, most valuable victim first, each good enough by SEE to lift the
+    /// static evaluation to `rbeta`: a quiescence search against `rbeta` first, then, when that
+    /// holds, a search `PROBCUT_REDUCTION` shallower. The first that stays at or above `rbeta`
+    /// gives the node's score.
+    fn probcut(
+        &mut self,
+        eval: i32,
+        rbeta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let ci = self.pos.check_info();
+        let mut list = MoveList::new();
+        self.pos.generate(GenType::Captures, &mut list);
+        list.as_mut_slice()
+            .sort_by_key(|&m| std::cmp::Reverse(mvv_lva(m)));
+        for &m in list.iter() {
+            if !self.pos.is_legal(m, &ci) || !self.pos.see_ge(m, rbeta - eval) {
+                continue;
+            }
+            self.moves[ply] = m;
+            self.pos.make(m);
+            let mut v = -self.quiescence(-rbeta, -rbeta + 1, ply + 1, 0);
+            if v >= rbeta {
+                v = -self.alpha_beta(
+                    -rbeta,
+                    -rbeta + 1,
+                    depth - PROBCUT_REDUCTION - ONE_PLY,
+                    ply + 1,
+                    !cut_node,
+                );
+            }
+            self.pos.unmake();
+            if self.stopped {
+                return Some(0);
+            }
+            if v >= rbeta {
+                return Some(v);
+            }
+        }
+        None
+    }
+
     fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
         if let Some(score) = self.enter_node(alpha, beta, ply) {
             return score;
@@ -1486,19 +1689,22 @@ impl<'a> Tree<'a> {
 
         let original_alpha = alpha;
         let stand_pat;
+        let raw_eval;
         let mut best;
         if in_check {
             stand_pat = -INFINITY;
+            raw_eval = 0;
             best = -MATE + ply as i32;
         } else {
-            stand_pat = match hit {
+            raw_eval = match hit {
                 Some(h) => h.eval,
                 None => self.eval.evaluate(&self.pos, alpha, beta),
             };
+            stand_pat = self.corrected(raw_eval);
             if stand_pat >= beta {
                 if hit.is_none() {
                     self.tt
-                        .store(key, Move::NONE, stand_pat, stand_pat, 0, Bound::Lower, ply);
+                        .store(key, Move::NONE, stand_pat, raw_eval, 0, Bound::Lower, ply);
                 }
                 return stand_pat;
             }
@@ -1552,9 +1758,7 @@ impl<'a> Tree<'a> {
         }
         self.put_picker(ply, picker);
         let bound = Bound::of(best, original_alpha, beta);
-        let stored_eval = if in_check { 0 } else { stand_pat };
-        self.tt
-            .store(key, best_move, best, stored_eval, 0, bound, ply);
+        self.tt.store(key, best_move, best, raw_eval, 0, bound, ply);
         best
     }
 }

@@ -61,6 +61,9 @@ pub struct NodeInfo {
     pub cut_node: bool,
     /// The hash move is a capture.
     pub tt_capture: bool,
+    pub tt_move: Move,
+    /// Extension of the hash move from the singular-extension test (may be negative).
+    pub singular_ext: i32,
     pub in_check: bool,
     pub eval: i32,
     pub improving: bool,
