@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Pool the games of several `match.py sprt` runs of the same two engines under the same settings
+(each run with its own --seed, so other openings) into one pentanomial count, Elo and LLR.
+
+A run stopped by the end of a session can be continued by a second run; the pooled LLR decides
+as one SPRT would have. Pairs are the two games of one opening within one PGN (match.py marks
+the opening's number in the comment "end of opening FILE #N"); unpaired games are left out, as
+match.py does. Statistics are match.py's own (`pentanomial`, `gsprt_llr`, `elo_text`).
+
+Usage: tools/pool_sprt.py [--match PATH/match.py] ELO0 ELO1 RUN1.pgn RUN2.pgn ...
+"""
+import argparse
+import collections
+import importlib.util
+import re
+import sys
+
+POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+
+
+def load_match(path):
+    spec = importlib.util.spec_from_file_location("match", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["match"] = module  # its dataclasses look themselves up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def pairs_of(path, new_name):
+    """Pair scores (new's points, 0..2 in halves) of one PGN."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    games = collections.defaultdict(list)
+    for game in text.split("[Event ")[1:]:
+        white = re.search(r'\[White "([^"]*)"', game)
+        result = re.search(r'\[Result "([^"]*)"', game)
+        opening = re.search(r"end of opening \S+ #(\d+)", game)
+        if not (white and result and opening) or result.group(1) not in POINTS:
+            continue
+        pts = POINTS[result.group(1)]
+        games[opening.group(1)].append(pts if white.group(1) == new_name else 1.0 - pts)
+    return [sum(v) for v in games.values() if len(v) == 2]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--match", default="/work/shared/tools/match/match.py")
+    ap.add_argument("--new-name", default="new")
+    ap.add_argument("elo0", type=float)
+    ap.add_argument("elo1", type=float)
+    ap.add_argument("pgn", nargs="+")
+    args = ap.parse_args()
+    match = load_match(args.match)
+    penta = [0] * 5
+    for path in args.pgn:
+        runs = pairs_of(path, args.new_name)
+        for p in runs:
+            penta[int(round(2 * p))] += 1
+        print(f"{path}: {len(runs)} pairs")
+    mean, var, n = match.pentanomial(penta)
+    llr = match.gsprt_llr(penta, args.elo0, args.elo1)
+    print(f"pooled: {2 * n} games in {n} pairs [0, 1/2, 1, 3/2, 2] = {penta}")
+    print(f"Elo {match.elo_text(mean, var, n, 2 * n)} (95 %, pentanomial), "
+          f"LLR {llr:.2f} (H0 {args.elo0:g}, H1 {args.elo1:g}, bounds +-2.94 at alpha = beta = 0.05)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
