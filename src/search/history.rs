@@ -100,6 +100,12 @@ fn gravity(v: i32, bonus: i32) -> i32 {
     v + bonus - v * bonus.abs() / HISTORY_MAX
 }
 
+/// The gravity update applied to a 16-bit entry (continuation and capture histories).
+#[inline]
+fn nudge(e: &AtomicI16, bonus: i32) {
+    e.store(gravity(e.load(Relaxed) as i32, bonus) as i16, Relaxed);
+}
+
 impl History {
     pub fn new() -> History {
         History {
@@ -152,13 +158,11 @@ impl History {
     pub fn update_captures(&self, best: Move, tried: &[Move], depth: i32) {
         let b = bonus(depth);
         if !best.is_quiet() {
-            let e = self.capture_entry(best);
-            e.store(gravity(e.load(Relaxed) as i32, b) as i16, Relaxed);
+            nudge(self.capture_entry(best), b);
         }
         for &m in tried {
             if m != best {
-                let e = self.capture_entry(m);
-                e.store(gravity(e.load(Relaxed) as i32, -b) as i16, Relaxed);
+                nudge(self.capture_entry(m), -b);
             }
         }
     }
@@ -182,8 +186,7 @@ impl History {
         let pt = piece_to(m);
         for p in ctx {
             if !p.is_none() {
-                let e = &self.cont[piece_to(*p)][pt];
-                e.store(gravity(e.load(Relaxed) as i32, bonus) as i16, Relaxed);
+                nudge(&self.cont[piece_to(*p)][pt], bonus);
             }
         }
     }
