@@ -84,3 +84,55 @@ fn field_offsets_follow_the_names() {
     assert_eq!(names[Field::king_safety.offset() + 3], "king_safety[3]");
     assert_eq!(Field::king_square.slots(), 64);
 }
+
+/// The trade weights of `imbalance` fire for the side with the heavier piece, once per
+/// position, indexed by what the games measured (a queen against three minors by the rook
+/// pairs left), and the trace still reproduces the evaluation there.
+#[test]
+fn trade_weights_fire_for_the_measured_imbalances() {
+    let cases = [
+        // queen against three minors, no rooks: White has the queen
+        (
+            "4k3/pppp1ppp/2n1b3/8/8/2n5/PPPP1PPP/3QK3 w - - 0 1",
+            "queen_vs_minors[0]",
+            1,
+        ),
+        // the same with both rook pairs, Black has the queen
+        (
+            "r2qk2r/pppp1ppp/8/8/8/8/PPPP1PPP/RNB1KB1R w KQkq - 0 1",
+            "queen_vs_minors[2]",
+            -1,
+        ),
+        // a rook against two minors, queens on
+        (
+            "r2qk2r/pppp1ppp/8/8/8/8/PPPP1PPP/RNBQK3 w Qkq - 0 1",
+            "rook_vs_minors",
+            -1,
+        ),
+        // the exchange: White has the rook, Black the knight
+        (
+            "rn1qk3/pppp1ppp/8/8/8/8/PPPP1PPP/R2QK2R w KQq - 0 1",
+            "exchange",
+            1,
+        ),
+    ];
+    let names = DEFAULT_PARAMS.names();
+    let weights = DEFAULT_PARAMS.values();
+    let mut ev = Evaluator::new();
+    for (fen, name, count) in cases {
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let index = names.iter().position(|n| n == name).expect("weight name");
+        let trace = EvalTrace::of(&pos, &DEFAULT_PARAMS);
+        let got: Vec<(String, i16)> = trace
+            .entries
+            .iter()
+            .filter(|(i, _)| {
+                let n = &names[*i as usize];
+                n.starts_with("queen_vs_minors") || n == "rook_vs_minors" || n == "exchange"
+            })
+            .map(|&(i, n)| (names[i as usize].clone(), n))
+            .collect();
+        assert_eq!(got, vec![(names[index].clone(), count)], "{fen}");
+        check(&mut ev, &weights, &pos);
+    }
+}

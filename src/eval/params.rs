@@ -270,6 +270,14 @@ params! {
     knight_pawn_adjust: Score;
     /// Rook value per own pawn above the base (rooks like open positions).
     rook_pawn_adjust: Score;
+    /// A queen against three minor pieces (a queen more, at least two minors fewer), by the
+    /// rook pairs left on the board (0, 1, 2): measured by `squall imbalance`, the queen is
+    /// worse than the minors with all the rooks on and better once they are gone.
+    queen_vs_minors: [Score; 3];
+    /// A rook against two minor pieces (a rook more, two minors fewer, queens level).
+    rook_vs_minors: Score;
+    /// The exchange: a rook against a minor piece (a rook more, one minor fewer, queens level).
+    exchange: Score;
 
     // ----- threats -----
     /// Minor piece attacked by an enemy pawn.
