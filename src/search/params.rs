@@ -16,6 +16,9 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const DRAW: i32 = 0;
 /// A timed search that has proven a mate stops this many plies past the mate's length.
 pub const MATE_STOP_EXTRA_DEPTH: i32 = 4;
+/// From this iteration on, the time manager may shorten the budget for a stable best move
+/// that holds most of the root nodes (earlier iterations are too small to say).
+pub const TM_SHORTEN_MIN_DEPTH: i32 = 6;
 
 // ----- aspiration windows -----
 /// First iteration (in plies) searched with a window around the last score.

@@ -294,6 +294,9 @@ impl<'a> Search<'a> {
         // Score of the first line as last seen by a finished root search (exact or a bound),
         // for when the search stops before the best move has a score of its own.
         let mut last_score = -INFINITY;
+        // Completed iterations in a row that ended with the same best move (time manager).
+        let mut stable = 0u32;
+        let mut last_best = Move::NONE;
         for depth in 1..=max_depth {
             self.tree.root_depth = depth;
             self.best_move_changes = 0;
@@ -383,9 +386,26 @@ impl<'a> Search<'a> {
                 break;
             }
             let changes = self.best_move_changes;
+            if self.root_moves[0].mv == last_best {
+                stable += 1;
+            } else {
+                stable = 0;
+                last_best = self.root_moves[0].mv;
+            }
+            let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
+            let node_share = if depth >= TM_SHORTEN_MIN_DEPTH && total > 0 {
+                self.root_moves[0].nodes * 1000 / total
+            } else {
+                0
+            };
+            let stable_iters = if depth >= TM_SHORTEN_MIN_DEPTH {
+                stable
+            } else {
+                0
+            };
             let ctl = self.ctl();
             if !ctl.pondering {
-                ctl.tm.adjust(changes, fail_low);
+                ctl.tm.adjust(changes, fail_low, stable_iters, node_share);
                 if ctl.tm.soft_expired() {
                     break;
                 }
