@@ -35,6 +35,9 @@ use super::{Control, Iteration, Options, Report, SearchResult};
 const CURRMOVE_AFTER_MS: u64 = 1000;
 /// Most quiets remembered per node for the history penalty.
 const MAX_QUIETS_TRIED: usize = 64;
+/// Most captures remembered per node for the capture-history penalty (more than a legal
+/// position can have in practice).
+const MAX_CAPTURES_TRIED: usize = 64;
 
 /// LMR reductions in quarter plies, by depth in plies and move number.
 static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
@@ -1032,7 +1035,7 @@ impl<'a> Tree<'a> {
         let mut searched = 0usize;
         let mut quiets = [Move::NONE; MAX_QUIETS_TRIED];
         let mut n_quiets = 0;
-        let mut captures = [Move::NONE; MAX_QUIETS_TRIED];
+        let mut captures = [Move::NONE; MAX_CAPTURES_TRIED];
         let mut n_captures = 0;
 
         while let Some(m) = picker.next(&self.pos, self.history, &ci) {
@@ -1079,7 +1082,7 @@ impl<'a> Tree<'a> {
             if quiet && n_quiets < MAX_QUIETS_TRIED {
                 quiets[n_quiets] = m;
                 n_quiets += 1;
-            } else if !quiet && n_captures < MAX_QUIETS_TRIED {
+            } else if !quiet && n_captures < MAX_CAPTURES_TRIED {
                 captures[n_captures] = m;
                 n_captures += 1;
             }
@@ -1098,11 +1101,20 @@ impl<'a> Tree<'a> {
                 if self.stopped {
                     return 0;
                 }
-                if after.best >= beta && after.best_move != best_move && after.best_move.is_quiet()
-                {
+                // A cutoff found under the split teaches the tables as a serial one does, from
+                // the moves this thread tried before the split.
+                if after.best >= beta && after.best_move != best_move {
+                    if after.best_move.is_quiet() {
+                        self.history.update_cutoff(
+                            after.best_move,
+                            &quiets[..n_quiets],
+                            depth,
+                            &ctx,
+                        );
+                        self.killers.update(ply, after.best_move);
+                    }
                     self.history
-                        .update_cutoff(after.best_move, &quiets[..n_quiets], depth, &ctx);
-                    self.killers.update(ply, after.best_move);
+                        .update_captures(after.best_move, &captures[..n_captures], depth);
                 }
                 best = after.best;
                 best_move = after.best_move;
