@@ -7,7 +7,11 @@ as one SPRT would have. Pairs are the two games of one opening within one PGN (m
 the opening's number in the comment "end of opening FILE #N"); unpaired games are left out, as
 match.py does. Statistics are match.py's own (`pentanomial`, `gsprt_llr`, `elo_text`).
 
-Usage: tools/pool_sprt.py [--match PATH/match.py] ELO0 ELO1 RUN1.pgn RUN2.pgn ...
+A run whose PGN is gone (an earlier session's machine) still pools through the pair counts its
+note recorded: --pairs N0,N1,N2,N3,N4 (pairs scoring 0, 1/2, 1, 3/2, 2 for the new engine),
+repeatable.
+
+Usage: tools/pool_sprt.py [--match PATH/match.py] [--pairs N0,..,N4]... ELO0 ELO1 [RUN.pgn ...]
 """
 import argparse
 import collections
@@ -48,10 +52,23 @@ def main():
     ap.add_argument("--new-name", default="new")
     ap.add_argument("elo0", type=float)
     ap.add_argument("elo1", type=float)
-    ap.add_argument("pgn", nargs="+")
+    ap.add_argument("--pairs", action="append", default=[],
+                    help="pentanomial counts of a run without its PGN: N0,N1,N2,N3,N4")
+    ap.add_argument("pgn", nargs="*")
     args = ap.parse_args()
     match = load_match(args.match)
     penta = [0] * 5
+    for counts in args.pairs:
+        try:
+            extra = [int(x) for x in counts.split(",")]
+        except ValueError:
+            extra = []
+        if len(extra) != 5 or min(extra) < 0:
+            ap.error(f"--pairs wants five counts N0,N1,N2,N3,N4, not {counts!r}")
+        penta = [a + b for a, b in zip(penta, extra)]
+        print(f"--pairs {counts}: {sum(extra)} pairs")
+    if not args.pgn and not args.pairs:
+        ap.error("nothing to pool: give PGNs or --pairs")
     for path in args.pgn:
         runs = pairs_of(path, args.new_name)
         for p in runs:
