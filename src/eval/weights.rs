@@ -143,10 +143,9 @@ pub const DEFAULT_PARAMS: Params = Params {
     rook_trapped: s(-5, -44),
     knight_pawn_adjust: s(1, 10),
     rook_pawn_adjust: s(-6, -6),
-    // Trade weights: off until games accept the values `squall imbalance` measured (README,
-    // "Material imbalance by games": queen_vs_minors 168 / 25 / -88, rook_vs_minors 44,
-    // exchange 12, equal in both phases).
-    queen_vs_minors: [s(0, 0), s(0, 0), s(0, 0)],
+    queen_vs_minors: [
+        s(0, 0), s(0, 0), s(0, 0),
+    ],
     rook_vs_minors: s(0, 0),
     exchange: s(0, 0),
     pawn_threat_minor: s(48, 76),
