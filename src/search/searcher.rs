@@ -395,16 +395,12 @@ impl<'a> Search<'a> {
                 stable = 0;
                 last_best = self.root_moves[0].mv;
             }
-            let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
-            let node_share = if depth >= TM_SHORTEN_MIN_DEPTH && total > 0 {
-                self.root_moves[0].nodes * 1000 / total
+            let (stable_iters, node_share) = if depth >= TM_SHORTEN_MIN_DEPTH {
+                let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
+                let share = (total > 0).then(|| self.root_moves[0].nodes * 1000 / total);
+                (stable, share.unwrap_or(0))
             } else {
-                0
-            };
-            let stable_iters = if depth >= TM_SHORTEN_MIN_DEPTH {
-                stable
-            } else {
-                0
+                (0, 0)
             };
             let ctl = self.ctl();
             if !ctl.pondering {
