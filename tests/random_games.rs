@@ -82,6 +82,7 @@ fn check_position(pos: &mut Position) {
             pos.to_fen()
         );
         let gives = pos.gives_check(m);
+        let discovered = pos.gives_discovered_check(m);
         pos.make(m);
         pos.validate()
             .unwrap_or_else(|e| panic!("{e} after {m} in {}", before.to_fen()));
@@ -89,6 +90,16 @@ fn check_position(pos: &mut Position) {
             gives,
             pos.in_check(),
             "gives_check({m}) wrong in {}",
+            before.to_fen()
+        );
+        // Discovered: a checker other than the piece on the destination (castles never count).
+        let them = pos.side_to_move();
+        let checkers = pos.attackers(pos.king(them), them.flip());
+        let expected = !m.is_castle() && checkers & !squall::types::bit(m.to()) != 0;
+        assert_eq!(
+            discovered,
+            expected,
+            "gives_discovered_check({m}) wrong in {}",
             before.to_fen()
         );
         pos.unmake();

@@ -378,8 +378,20 @@ impl Position {
             return true;
         }
 
-        // Discovered check through the vacated square(s).
-        let mut vacated = bit(from);
+        self.gives_discovered_check(m)
+    }
+
+    /// Whether `m` (not a castle) uncovers a check by a slider behind its from-square (or, en
+    /// passant, behind the captured pawn's square). Such a check cannot be answered by taking
+    /// the moving piece, so the search extends it even when the piece itself hangs.
+    pub fn gives_discovered_check(&self, m: Move) -> bool {
+        if m.is_castle() {
+            return false;
+        }
+        let us = self.side;
+        let ksq = self.king(us.flip());
+        let to = m.to();
+        let mut vacated = bit(m.from());
         if m.is_en_passant() {
             vacated |= bit((to as i16 - us.forward()) as Square);
         }

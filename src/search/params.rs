@@ -30,6 +30,10 @@ pub const ASPIRATION_GROW_DEN: i32 = 2;
 
 // ----- extensions (fractional plies), capped per move at EXTENSION_CAP -----
 pub const CHECK_EXTENSION: i32 = ONE_PLY;
+/// Extend a check only when it is safe (SEE >= 0: the checker does not simply hang) or
+/// discovered; a checking piece that is lost for nothing rarely changes the result, and
+/// extending it inflates the tree. false: every check is extended (not yet screened by games).
+pub const CHECK_EXTENSION_SAFE_ONLY: bool = false;
 pub const SINGLE_REPLY_EXTENSION: i32 = 3;
 pub const RECAPTURE_EXTENSION: i32 = 2;
 pub const PAWN_SEVENTH_EXTENSION: i32 = 3;

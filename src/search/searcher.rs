@@ -1257,7 +1257,11 @@ impl<'a> Tree<'a> {
         let prev = n.prev;
         let mut ext = 0;
         if n.may_extend {
-            if gives_check {
+            if gives_check
+                && (!CHECK_EXTENSION_SAFE_ONLY
+                    || self.pos.see_ge(m, 0)
+                    || self.pos.gives_discovered_check(m))
+            {
                 ext += CHECK_EXTENSION;
             }
             if m.is_capture() && prev.is_capture() && m.to() == prev.to() {
