@@ -66,6 +66,12 @@ pub struct Picker {
     pub skip_quiets: bool,
 }
 
+/// Ordering score of a capture: victim first, then the capture history.
+#[inline]
+pub(crate) fn capture_order(m: Move, history: &History) -> i32 {
+    mvv_lva(m) * CAPTURE_MVV_WEIGHT + history.capture_score(m) / CAPTURE_HISTORY_DIVISOR
+}
+
 /// MVV/LVA: the most valuable victim first, the cheapest attacker among equals.
 #[inline]
 pub(crate) fn mvv_lva(m: Move) -> i32 {
@@ -203,10 +209,7 @@ impl Picker {
                 Stage::GenCaptures => {
                     self.moves.clear();
                     pos.generate(GenType::Captures, &mut self.moves);
-                    self.load(|m| {
-                        mvv_lva(m) * CAPTURE_MVV_WEIGHT
-                            + history.capture_score(m) / CAPTURE_HISTORY_DIVISOR
-                    });
+                    self.load(|m| capture_order(m, history));
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => match self.select_best() {

@@ -24,7 +24,7 @@ use crate::types::{file_of, rank_of, Colour, Kind};
 use super::history::{Context, History, Killers};
 use super::limits::Limits;
 use super::params::*;
-use super::picker::{mvv_lva, Picker};
+use super::picker::{capture_order, mvv_lva, Picker};
 use super::smp::{Job, NodeInfo, RootResult, SplitPoint, SplitState};
 use super::strength::{self, Candidate};
 use super::time::TimeManager;
@@ -1675,8 +1675,14 @@ impl<'a> Tree<'a> {
         let ci = self.pos.check_info();
         let mut list = MoveList::new();
         self.pos.generate(GenType::Captures, &mut list);
-        list.as_mut_slice()
-            .sort_by_key(|&m| std::cmp::Reverse(mvv_lva(m)));
+        if PROBCUT_CAPTURE_HISTORY {
+            let history = &self.history;
+            list.as_mut_slice()
+                .sort_by_key(|&m| std::cmp::Reverse(capture_order(m, history)));
+        } else {
+            list.as_mut_slice()
+                .sort_by_key(|&m| std::cmp::Reverse(mvv_lva(m)));
+        }
         for &m in list.iter() {
             if !self.pos.is_legal(m, &ci) || !self.pos.see_ge(m, rbeta - eval) {
                 continue;
