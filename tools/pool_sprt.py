@@ -35,14 +35,23 @@ def pairs_of(path, new_name):
     with open(path, encoding="utf-8", errors="replace") as f:
         text = f.read()
     games = collections.defaultdict(list)
+    players = set()
     for game in text.split("[Event ")[1:]:
         white = re.search(r'\[White "([^"]*)"', game)
+        black = re.search(r'\[Black "([^"]*)"', game)
         result = re.search(r'\[Result "([^"]*)"', game)
         opening = re.search(r"end of opening \S+ #(\d+)", game)
-        if not (white and result and opening) or result.group(1) not in POINTS:
+        if not (white and black and result and opening) or result.group(1) not in POINTS:
+            continue
+        players.update((white.group(1), black.group(1)))
+        if new_name not in (white.group(1), black.group(1)):
             continue
         pts = POINTS[result.group(1)]
         games[opening.group(1)].append(pts if white.group(1) == new_name else 1.0 - pts)
+    if players and not games:
+        # A wrong --new-name would otherwise count every game for the base engine.
+        sys.exit(f"{path}: no game of {new_name!r}; its players are "
+                 f"{', '.join(sorted(players))} (use --new-name)")
     return [sum(v) for v in games.values() if len(v) == 2]
 
 
