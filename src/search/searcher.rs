@@ -1675,14 +1675,14 @@ impl<'a> Tree<'a> {
         let ci = self.pos.check_info();
         let mut list = MoveList::new();
         self.pos.generate(GenType::Captures, &mut list);
-        if PROBCUT_CAPTURE_HISTORY {
-            let history = &self.history;
-            list.as_mut_slice()
-                .sort_by_key(|&m| std::cmp::Reverse(capture_order(m, history)));
-        } else {
-            list.as_mut_slice()
-                .sort_by_key(|&m| std::cmp::Reverse(mvv_lva(m)));
-        }
+        let history = &self.history;
+        list.as_mut_slice().sort_by_key(|&m| {
+            std::cmp::Reverse(if PROBCUT_CAPTURE_HISTORY {
+                capture_order(m, history)
+            } else {
+                mvv_lva(m)
+            })
+        });
         for &m in list.iter() {
             if !self.pos.is_legal(m, &ci) || !self.pos.see_ge(m, rbeta - eval) {
                 continue;

@@ -36,8 +36,9 @@ const STABLE_SHRINK: u64 = 0;
 const STABLE_MAX_ITERATIONS: u32 = 5;
 /// When the best move's subtree holds more than `NODE_SHARE_FULL` per mille of the last
 /// iteration's nodes the budget shrinks by the excess times `NODE_SHARE_SHRINK` / 1000: the
-/// alternatives were refuted cheaply. 0: off until games accept it (branch `search4` plays 800).
+/// alternatives were refuted cheaply.
 const NODE_SHARE_FULL: u64 = 500;
+/// 0: off until games accept it (branch `search4` plays 800).
 const NODE_SHARE_SHRINK: u64 = 0;
 /// Shortening never takes the soft budget below this many per mille.
 const MIN_STRETCH: u64 = 450;
