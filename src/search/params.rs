@@ -129,6 +129,11 @@ pub const LMR_TT_CAPTURE: i32 = 0;
 pub const DELTA_MARGIN: i32 = 150;
 /// Quiet checks are tried at the first quiescence ply only.
 pub const QS_CHECK_PLIES: i32 = 1;
+/// Quiescence plies that probe and store the hash table (`qply < QS_TT_PLIES`). Every probe
+/// is a likely cache miss, and deep quiescence nodes are rarely met twice; with 1 only the
+/// first quiescence ply (the positions the main search also reaches at depth 0) uses it.
+/// i32::MAX: every quiescence node does (not yet screened by games).
+pub const QS_TT_PLIES: i32 = i32::MAX;
 
 // ----- static-evaluation correction history -----
 /// Entries per side to move (a power of two), indexed by the pawn key.

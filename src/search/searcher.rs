@@ -1717,7 +1717,12 @@ impl<'a> Tree<'a> {
         let in_check = self.pos.in_check();
         let pv_node = beta - alpha > 1;
         let key = self.pos.key();
-        let hit = self.tt.probe(key, ply);
+        let use_tt = qply < QS_TT_PLIES;
+        let hit = if use_tt {
+            self.tt.probe(key, ply)
+        } else {
+            None
+        };
         let tt_move = self.hash_move(hit);
         if let Some(h) = hit {
             if !pv_node && h.cuts(alpha, beta) {
@@ -1740,7 +1745,7 @@ impl<'a> Tree<'a> {
             };
             stand_pat = self.corrected(raw_eval);
             if stand_pat >= beta {
-                if hit.is_none() {
+                if use_tt && hit.is_none() {
                     self.tt
                         .store(key, Move::NONE, stand_pat, raw_eval, 0, Bound::Lower, ply);
                 }
@@ -1795,8 +1800,10 @@ impl<'a> Tree<'a> {
             }
         }
         self.put_picker(ply, picker);
-        let bound = Bound::of(best, original_alpha, beta);
-        self.tt.store(key, best_move, best, raw_eval, 0, bound, ply);
+        if use_tt {
+            let bound = Bound::of(best, original_alpha, beta);
+            self.tt.store(key, best_move, best, raw_eval, 0, bound, ply);
+        }
         best
     }
 }
