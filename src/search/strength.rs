@@ -37,9 +37,9 @@ pub const DEFAULT_ELO: u32 = 1500;
 /// the reference, is steep: a first sanity run with a doubling every 200 points scored 20 %
 /// at 1500 and 5 % at 1900 and 2300 (3+0.03), and full-strength Squall scores about 80 %
 /// against Stockfish at `UCI_Elo` 2000 (10+0.1), so the top of the range is close to full
-/// strength. With these values a 10-game sanity run per level at 10+0.1 scored 60 % at 1500,
-/// 50 % at 1900 and 20 % at 2300, where nothing binds any more: on a loaded 2-core machine
-/// full-strength Squall is below Stockfish's 2300.
+/// strength. With these values the calibration at 10+0.1 (60 games per level, README "Strength
+/// limit calibration") scored 46.7 % at 1500, 55.0 % at 1900 and 54.2 % at 2300, where nothing
+/// binds any more: full-strength Squall is about Stockfish's 2300 on this 2-core machine.
 const NPS_AT_MIN_ELO: f64 = 500.0;
 const ELO_PER_NPS_DOUBLING: f64 = 110.0;
 
