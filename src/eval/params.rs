@@ -272,9 +272,9 @@ params! {
     rook_pawn_adjust: Score;
     /// A queen against three minor pieces (a queen more, at least two minors fewer), by the
     /// rook pairs left on the board (0, 1, 2): measured by `squall imbalance`, the queen is
-    /// worse than the minors with all the rooks on and better once they are gone. The trade
-    /// weights stay 0 until games accept the measured values (README, "Material imbalance by
-    /// games": 168 / 25 / -88 here, 44 for `rook_vs_minors`, 12 for `exchange`).
+    /// worse than the minors with all the rooks on and better once they are gone. The values
+    /// are those games' gaps in evaluation centipawns (README, "Material imbalance by games"),
+    /// set by hand from that table and kept because games at 10+0.1 showed no loss.
     queen_vs_minors: [Score; 3];
     /// A rook against two minor pieces (a rook more, two minors fewer, queens level).
     rook_vs_minors: Score;

@@ -144,10 +144,10 @@ pub const DEFAULT_PARAMS: Params = Params {
     knight_pawn_adjust: s(1, 10),
     rook_pawn_adjust: s(-6, -6),
     queen_vs_minors: [
-        s(0, 0), s(0, 0), s(0, 0),
+        s(168, 168), s(25, 25), s(-88, -88),
     ],
-    rook_vs_minors: s(0, 0),
-    exchange: s(0, 0),
+    rook_vs_minors: s(44, 44),
+    exchange: s(12, 12),
     pawn_threat_minor: s(48, 76),
     pawn_threat_major: s(41, 86),
     hanging: s(15, 26),
