@@ -131,9 +131,9 @@ pub const DELTA_MARGIN: i32 = 150;
 pub const QS_CHECK_PLIES: i32 = 1;
 /// Quiescence plies that probe and store the hash table (`qply < QS_TT_PLIES`). Every probe
 /// is a likely cache miss, and deep quiescence nodes are rarely met twice; with 1 only the
-/// first quiescence ply (the positions the main search also reaches at depth 0) uses it.
-/// i32::MAX: every quiescence node does (not yet screened by games).
-pub const QS_TT_PLIES: i32 = i32::MAX;
+/// first quiescence ply (the positions the main search also reaches at depth 0) uses it:
+/// +23.7 ± 15.4 Elo at 5+0.05 over 1,086 games against i32::MAX (every quiescence node).
+pub const QS_TT_PLIES: i32 = 1;
 
 // ----- static-evaluation correction history -----
 /// Entries per side to move (a power of two), indexed by the pawn key.
