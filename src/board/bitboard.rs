@@ -178,7 +178,7 @@ pub static PAWN_ATTACKERS: [[u64; 64]; 2] = [
 /// sentinel leaves the full ray. A real blocker on the corner square cuts nothing either, as
 /// it should: nothing lies beyond it.
 #[inline(always)]
-fn ray(d: usize, sq: usize, occupied: u64) -> u64 {
+pub(crate) fn ray(d: usize, sq: usize, occupied: u64) -> u64 {
     let rays = &RAYS[d & 7];
     let full = rays[sq & 63];
     let blockers = full & occupied;

@@ -45,6 +45,12 @@ impl EvalCache {
         }
     }
 
+    /// The raw slot of `key` (for `Evaluator::touch`).
+    #[inline]
+    pub fn slot(&self, key: u64) -> u64 {
+        self.slots[Self::index(key)]
+    }
+
     /// Remembers `score` (within `i16`, as every evaluation is) for `key`.
     #[inline]
     pub fn put(&mut self, key: u64, score: i32) {

@@ -180,6 +180,15 @@ impl Evaluator {
         self.cache.clear();
     }
 
+    /// Starts loading this position's pawn-hash and evaluation-cache slots, so that their
+    /// cache misses overlap the hash-table probe the search makes first instead of following
+    /// it. Only timing changes: the values read are thrown away.
+    #[inline]
+    pub fn touch(&self, pos: &Position) {
+        std::hint::black_box(self.pawn_table.slot_key(pos.pawn_key()));
+        std::hint::black_box(self.cache.slot(pos.key()));
+    }
+
     /// Score from the side to move's point of view. When the cheap estimate lies more than
     /// `LAZY_MARGIN` outside `(alpha, beta)`, it is returned instead of the full evaluation.
     pub fn evaluate(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {

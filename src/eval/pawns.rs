@@ -243,6 +243,12 @@ impl PawnTable {
         self.entries.fill(PawnEntry::default());
     }
 
+    /// The stored key of the slot of `pawn_key` (for `Evaluator::touch`).
+    #[inline]
+    pub fn slot_key(&self, pawn_key: u64) -> u64 {
+        self.entries[pawn_key as usize & (PAWN_HASH_ENTRIES - 1)].key
+    }
+
     /// The entry for `pos`'s pawns, computed and stored on a miss; the flag says whether it hit.
     #[inline]
     pub fn probe(&mut self, pos: &Position, p: &Params) -> (&PawnEntry, bool) {

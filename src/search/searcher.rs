@@ -845,6 +845,9 @@ impl<'a> Tree<'a> {
         }
 
         let key = self.pos.key();
+        if !in_check {
+            self.eval.touch(&self.pos);
+        }
         let hit = self.tt.probe(key, ply);
         let tt_move = self.hash_move(hit);
         // A singular-extension search of this node, leaving one move out: it may neither take
@@ -1718,6 +1721,9 @@ impl<'a> Tree<'a> {
         let pv_node = beta - alpha > 1;
         let key = self.pos.key();
         let use_tt = qply < QS_TT_PLIES;
+        if !in_check {
+            self.eval.touch(&self.pos);
+        }
         let hit = if use_tt {
             self.tt.probe(key, ply)
         } else {
@@ -1760,9 +1766,8 @@ impl<'a> Tree<'a> {
         picker.start_quiescence(tt_move, in_check, qply < QS_CHECK_PLIES);
         let mut best_move = Move::NONE;
         while let Some(m) = picker.next(&self.pos, self.history, &ci) {
-            if !self.pos.is_legal(m, &ci) {
-                continue;
-            }
+            // The pruning tests come before the legality test: most captures they drop are
+            // never tested for legality at all (the order changes no result).
             if !in_check {
                 // Delta pruning: the capture cannot lift the score to alpha, unless it checks
                 // (a checking capture can mate, as 1...fxg6 2.Nxg6# in WAC.001).
@@ -1777,6 +1782,9 @@ impl<'a> Tree<'a> {
                 if !self.pos.see_ge(m, 0) {
                     continue;
                 }
+            }
+            if !self.pos.is_legal(m, &ci) {
+                continue;
             }
             self.moves[ply] = m;
             self.pos.make(m);
