@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Speed of several builds (and peers) measured alternately, so that a slow spell of the
+# machine hits every engine alike; prints each run and the median.
+#
+# Usage: tools/speed_compare.sh bench ROUNDS SQUALL...    `squall bench` nps
+#        tools/speed_compare.sh go ROUNDS ENGINE...       UCI `go movetime 4000` nps, Hash 16,
+#                                                          no book, start position and middlegame
+# e.g. tools/speed_compare.sh go 5 /work/bin/squall-main target/release/squall /usr/games/toga2
+set -euo pipefail
+
+if [ $# -lt 3 ]; then
+    sed -n '2,9p' "$0" >&2
+    exit 2
+fi
+mode="$1"
+rounds="$2"
+shift 2
+MID="r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8"
+
+median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+go_nps() { # engine position-command
+    (
+        echo uci
+        echo "setoption name Hash value 16"
+        echo "setoption name OwnBook value false"
+        echo isready
+        echo "$2"
+        echo "go movetime 4000"
+        sleep 4.6
+        echo quit
+    ) | "$1" 2>/dev/null | grep -o 'nps [0-9]*' | tail -1 | awk '{print $2}'
+}
+
+report() { # label runs...
+    local label="$1"
+    shift
+    echo "$label: median $(echo "$@" | median) ; runs $*"
+}
+
+case "$mode" in
+bench)
+    declare -A runs=()
+    for _ in $(seq "$rounds"); do
+        for e in "$@"; do
+            runs[$e]="${runs[$e]:-} $("$e" bench 2>/dev/null | tail -1 | awk '{print $3}')"
+        done
+    done
+    for e in "$@"; do report "$e" ${runs[$e]}; done
+    ;;
+go)
+    for p in "position startpos" "position fen $MID"; do
+        declare -A runs=()
+        for _ in $(seq "$rounds"); do
+            for e in "$@"; do runs[$e]="${runs[$e]:-} $(go_nps "$e" "$p")"; done
+        done
+        for e in "$@"; do report "$p | $e" ${runs[$e]}; done
+    done
+    ;;
+*)
+    echo "unknown mode '$mode' (bench or go)" >&2
+    exit 2
+    ;;
+esac
