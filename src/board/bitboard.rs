@@ -24,6 +24,19 @@ const DIRS: [(i32, i32); 8] = [
     (-1, 1),
 ];
 
+/// The direction index (of `ray`, `RAYS`) that moves by `delta` on the 0x88 board (rank step
+/// times 16 plus file step), or `None` for a delta that is not one of the eight.
+pub(crate) const fn direction_of(delta: i16) -> Option<usize> {
+    let mut d = 0;
+    while d < DIRS.len() {
+        if DIRS[d].0 * 16 + DIRS[d].1 == delta as i32 {
+            return Some(d);
+        }
+        d += 1;
+    }
+    None
+}
+
 const fn on(rank: i32, file: i32) -> bool {
     rank >= 0 && rank < 8 && file >= 0 && file < 8
 }

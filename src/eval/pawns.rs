@@ -243,17 +243,22 @@ impl PawnTable {
         self.entries.fill(PawnEntry::default());
     }
 
+    #[inline]
+    fn index(pawn_key: u64) -> usize {
+        pawn_key as usize & (PAWN_HASH_ENTRIES - 1)
+    }
+
     /// The stored key of the slot of `pawn_key` (for `Evaluator::touch`).
     #[inline]
     pub fn slot_key(&self, pawn_key: u64) -> u64 {
-        self.entries[pawn_key as usize & (PAWN_HASH_ENTRIES - 1)].key
+        self.entries[Self::index(pawn_key)].key
     }
 
     /// The entry for `pos`'s pawns, computed and stored on a miss; the flag says whether it hit.
     #[inline]
     pub fn probe(&mut self, pos: &Position, p: &Params) -> (&PawnEntry, bool) {
         let key = pos.pawn_key();
-        let slot = &mut self.entries[key as usize & (PAWN_HASH_ENTRIES - 1)];
+        let slot = &mut self.entries[Self::index(key)];
         let hit = slot.used && slot.key == key;
         if !hit {
             *slot = PawnEntry::compute(pos, p);

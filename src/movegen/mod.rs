@@ -15,9 +15,7 @@
 
 use crate::board::attacks::CheckInfo;
 use crate::board::bitboard;
-use crate::board::geometry::{
-    step, BISHOP_DIRS, KING_DELTAS, KNIGHT_DELTAS, QUEEN_DIRS, ROOK_DIRS,
-};
+use crate::board::geometry::{step, BISHOP_DIRS, QUEEN_DIRS, ROOK_DIRS};
 use crate::board::{Position, BLACK_OO, BLACK_OOO, MAX_PIECES, WHITE_OO, WHITE_OOO};
 use crate::moves::{Move, MoveList, FLAG_CASTLE, FLAG_DOUBLE_PUSH, FLAG_EN_PASSANT};
 use crate::types::{
@@ -33,25 +31,15 @@ pub enum GenType {
 
 const ALL_SQUARES: SquareSet = u128::MAX;
 
-/// The bitboard ray (`bitboard::ray`'s direction index) of each 0x88 slider delta.
-const fn ray_of(delta: i16) -> usize {
-    match delta {
-        16 => 0,
-        1 => 1,
-        17 => 2,
-        15 => 3,
-        -16 => 4,
-        -1 => 5,
-        -17 => 6,
-        _ => 7, // -15
-    }
-}
-
+/// `dirs` as `bitboard::ray` directions (a slider delta that is not a ray fails the build).
 const fn rays_of<const N: usize>(dirs: [i16; N]) -> [usize; N] {
     let mut rays = [0; N];
     let mut i = 0;
     while i < N {
-        rays[i] = ray_of(dirs[i]);
+        rays[i] = match bitboard::direction_of(dirs[i]) {
+            Some(d) => d,
+            None => panic!("slider delta without a bitboard ray"),
+        };
         i += 1;
     }
     rays
@@ -214,7 +202,7 @@ impl Position {
                     near_len: None,
                     count: 0,
                 };
-                self.gen_leaper::<true, true, _>(p, from, &KING_DELTAS, ALL_SQUARES, &mut steps);
+                self.gen_leaper::<true, true, _>(p, from, &bitboard::KING, ALL_SQUARES, &mut steps);
                 counter.count += steps.count;
                 self.gen_castles(us, from, &mut counter);
             } else {
@@ -242,7 +230,7 @@ impl Position {
     ) {
         match p.kind() {
             Kind::Knight => {
-                self.gen_leaper::<CAPS, QUIETS, S>(p, from, &KNIGHT_DELTAS, targets, list)
+                self.gen_leaper::<CAPS, QUIETS, S>(p, from, &bitboard::KNIGHT, targets, list)
             }
             Kind::Bishop => {
                 self.gen_slider::<CAPS, QUIETS, S>(p, from, &SLIDER_RAYS.bishop, targets, list)
@@ -302,7 +290,7 @@ impl Position {
             let p = self.piece_at(from);
             match p.kind() {
                 Kind::King => {
-                    self.gen_leaper::<CAPS, QUIETS, S>(p, from, &KING_DELTAS, ALL_SQUARES, list);
+                    self.gen_leaper::<CAPS, QUIETS, S>(p, from, &bitboard::KING, ALL_SQUARES, list);
                     if QUIETS && castles {
                         self.gen_castles(us, from, list);
                     }
@@ -313,26 +301,21 @@ impl Position {
         }
     }
 
-    /// A knight's or king's moves, from its reach on the 64-square board. The set is walked by
-    /// ascending square, which is the order of the ascending 0x88 deltas (`deltas`, kept to
-    /// name the piece's geometry): the moves come out exactly as a walk over the deltas would
-    /// give them, so the search orders ties as it always has.
+    /// A knight's or king's moves, from its `reach` table (`bitboard::KNIGHT` or `KING`). The
+    /// set is walked by ascending square, which is the order of the piece's ascending 0x88
+    /// deltas: the moves come out exactly as a walk over the deltas would give them, so the
+    /// search orders ties as it always has.
     #[inline(always)]
     fn gen_leaper<const CAPS: bool, const QUIETS: bool, S: MoveSink>(
         &self,
         p: Piece,
         from: Square,
-        deltas: &[i16; 8],
+        reach: &[u64; 64],
         targets: SquareSet,
         list: &mut S,
     ) {
         let us = p.colour();
-        let sq = to64(from) & 63;
-        let reach = if deltas[0] == KNIGHT_DELTAS[0] {
-            bitboard::KNIGHT[sq]
-        } else {
-            bitboard::KING[sq]
-        };
+        let reach = reach[to64(from) & 63];
         let occupied = bitboard::occupied(self);
         let mut wanted = 0;
         if CAPS {
