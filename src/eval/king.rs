@@ -30,17 +30,35 @@ const KING_ATTACK_MIN_PHASE: i32 = 5;
 /// Most attackers the count-dependent multiplier distinguishes.
 const MAX_COUNTED_ATTACKERS: usize = 7;
 
+/// The castling rights of `c`, short and long.
+#[inline]
+fn castle_rights(c: Colour) -> (u8, u8) {
+    match c {
+        Colour::White => (WHITE_OO, WHITE_OOO),
+        Colour::Black => (BLACK_OO, BLACK_OOO),
+    }
+}
+
+/// The files whose shelter `c`'s king may be credited with, as a mask (bit f for file f): its
+/// own and the castling files it still has the right to. The pawn hash computes these.
+#[inline]
+pub(crate) fn shelter_file_mask(pos: &Position, c: Colour) -> u8 {
+    let (short, long) = castle_rights(c);
+    let rights = pos.castling();
+    1u8 << (pos.king(c) & 7)
+        | ((rights & short != 0) as u8) << SHORT_CASTLE_FILE
+        | ((rights & long != 0) as u8) << LONG_CASTLE_FILE
+}
+
 /// The file whose shelter `c`'s king is credited with: its own, or a castling file whose
 /// shelter is better in the middlegame.
 fn shelter_file(pos: &Position, e: &PawnEntry, c: Colour) -> usize {
-    let table = &e.shelter[c.index()];
+    let (short, long) = castle_rights(c);
     let mut file = (pos.king(c) & 7) as usize;
-    let (short, long) = match c {
-        Colour::White => (WHITE_OO, WHITE_OOO),
-        Colour::Black => (BLACK_OO, BLACK_OOO),
-    };
     for (right, castle_file) in [(short, SHORT_CASTLE_FILE), (long, LONG_CASTLE_FILE)] {
-        if pos.castling() & right != 0 && table[castle_file].mg() > table[file].mg() {
+        if pos.castling() & right != 0
+            && e.shelter_at(c, castle_file).mg() > e.shelter_at(c, file).mg()
+        {
             file = castle_file;
         }
     }
@@ -60,7 +78,7 @@ pub(crate) fn trace_shelter<T: Tracer>(
 
 /// Shelter and storm score of `c`'s king.
 pub fn shelter(pos: &Position, e: &PawnEntry, c: Colour) -> Score {
-    e.shelter[c.index()][shelter_file(pos, e, c)]
+    e.shelter_at(c, shelter_file(pos, e, c))
 }
 
 /// Does a queen of `c` reach the enemy king's square or a square next to it? Such a queen

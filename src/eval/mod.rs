@@ -216,8 +216,9 @@ impl Evaluator {
         } else {
             psqt::psq_sum(pos, &self.params)
         };
+        let mut scales = ScaleMemo::default();
         if let Some((alpha, beta)) = window {
-            let estimate = estimate(pos, &self.params, entry, psq);
+            let estimate = estimate(pos, &self.params, entry, psq, &mut scales);
             let outside = estimate < alpha.saturating_sub(LAZY_MARGIN)
                 || estimate > beta.saturating_add(LAZY_MARGIN);
             if outside && lazy_allowed(pos, entry) {
@@ -231,7 +232,7 @@ impl Evaluator {
             self.stats.cache_hits += 1;
             return v;
         }
-        let v = full(pos, &self.params, entry, psq);
+        let v = full(pos, &self.params, entry, psq, &mut scales);
         self.cache.put(key, v);
         v
     }
@@ -301,12 +302,26 @@ fn pawn_terms(pos: &Position, e: &PawnEntry, c: Colour) -> (Score, Score, Score)
     (e.structure[i], e.passers[i], king::shelter(pos, e, c))
 }
 
+/// The scale factor of one position for either strong side, computed once per side: the lazy
+/// estimate and the full evaluation nearly always favour the same side, so the second asks
+/// what the first computed.
+#[derive(Default)]
+struct ScaleMemo([Option<i32>; 2]);
+
+impl ScaleMemo {
+    #[inline]
+    fn factor(&mut self, pos: &Position, eg: i32) -> i32 {
+        let strong = scale::strong_side(eg);
+        *self.0[strong.index()].get_or_insert_with(|| scale::factor_for(pos, strong))
+    }
+}
+
 /// Game-phase blend of a White-relative score with the endgame half scaled, then turned to
 /// the side to move's view. Integer division truncates toward zero, so a mirrored position
 /// gets exactly the negated value.
-fn finish(pos: &Position, total: Score) -> i32 {
+fn finish(pos: &Position, total: Score, scales: &mut ScaleMemo) -> i32 {
     let phase = pos.phase();
-    let scale = scale::factor(pos, total.eg());
+    let scale = scales.factor(pos, total.eg());
     let v = blend(total, phase, scale);
     let v = v.clamp(-EVAL_LIMIT, EVAL_LIMIT);
     match pos.side_to_move() {
@@ -369,11 +384,11 @@ fn occupancy(pos: &Position) -> [u64; 2] {
 }
 
 /// The lazy estimate: incremental material and squares, pawn-hash terms, tempo.
-fn estimate(pos: &Position, p: &Params, e: &PawnEntry, psq: Score) -> i32 {
+fn estimate(pos: &Position, p: &Params, e: &PawnEntry, psq: Score, scales: &mut ScaleMemo) -> i32 {
     let (ws, wp, wk) = pawn_terms(pos, e, Colour::White);
     let (bs, bp, bk) = pawn_terms(pos, e, Colour::Black);
     let total = psq + ws + wp + wk - bs - bp - bk + tempo(pos, p);
-    finish(pos, total)
+    finish(pos, total, scales)
 }
 
 /// Runs every term into a fresh `EvalInfo`; shared by `full`, `trace` and the tuner's
@@ -419,7 +434,7 @@ pub(crate) fn collect<'a, T: Tracer>(
     info
 }
 
-fn full(pos: &Position, p: &Params, entry: &PawnEntry, psq: Score) -> i32 {
+fn full(pos: &Position, p: &Params, entry: &PawnEntry, psq: Score, scales: &mut ScaleMemo) -> i32 {
     let info = collect(pos, p, entry, NoTrace);
-    finish(pos, psq + info.balance())
+    finish(pos, psq + info.balance(), scales)
 }

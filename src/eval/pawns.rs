@@ -9,7 +9,10 @@
 //! phalanx, candidate), the rank bonus of passed pawns, the passers themselves (their
 //! piece-dependent terms are evaluated later, in `passed`), pawn attacks, the squares enemy
 //! pawns could ever attack (for outposts), the files holding pawns, and the shelter/storm score
-//! the king would have on each of the eight files.
+//! the king would have on each of the eight files. The hash fills the shelter lazily: on a miss
+//! only the files that this position's kings can be credited with (their own and, with the
+//! castling rights, the castling files) are computed, and later probes add the files they need,
+//! so a new skeleton costs about three shelter files per side instead of eight.
 
 use super::params::Params;
 use super::score::Score;
@@ -24,6 +27,8 @@ pub const FILE_A: u64 = 0x0101_0101_0101_0101;
 pub const FILE_H: u64 = FILE_A << 7;
 const RANK_1: u64 = 0xff;
 const BITS_PER_RANK: u32 = 8;
+/// A file mask (bit f for file f) of all eight files.
+const ALL_FILES: u8 = 0xff;
 
 /// The bitboard bit of a 0x88 square (the board's own helper, under the evaluation's name).
 pub use crate::board::bitboard::bit64 as bb;
@@ -93,12 +98,15 @@ pub struct PawnEntry {
     pub attack_span: [u64; 2],
     /// Bit f set when the colour has a pawn on file f.
     pub files: [u8; 2],
-    /// Shelter plus storm for a king of the colour on each file.
-    pub shelter: [[Score; 8]; 2],
+    /// Shelter plus storm for a king of the colour on each file (only the files whose bit is
+    /// set in `shelter_known` are filled; see `shelter_at`).
+    shelter: [[Score; 8]; 2],
+    /// Bit f set when `shelter[colour][f]` has been computed.
+    shelter_known: [u8; 2],
 }
 
 impl PawnEntry {
-    /// Analyses the pawns of `pos` from scratch.
+    /// Analyses the pawns of `pos` from scratch, the shelter of every file included.
     pub fn compute(pos: &Position, p: &Params) -> PawnEntry {
         PawnEntry::compute_traced(pos, p, &mut NoTrace)
     }
@@ -106,6 +114,15 @@ impl PawnEntry {
     /// `compute`, telling `t` of the structure and passer weights (not of the shelter table,
     /// whose one file that counts the king module traces).
     pub fn compute_traced<T: Tracer>(pos: &Position, p: &Params, t: &mut T) -> PawnEntry {
+        let mut e = PawnEntry::structure_traced(pos, p, t);
+        for c in Colour::BOTH {
+            e.ensure_shelter(p, c, ALL_FILES);
+        }
+        e
+    }
+
+    /// Everything but the shelter table, which `ensure_shelter` fills file by file.
+    fn structure_traced<T: Tracer>(pos: &Position, p: &Params, t: &mut T) -> PawnEntry {
         let mut e = PawnEntry {
             key: pos.pawn_key(),
             used: true,
@@ -122,11 +139,34 @@ impl PawnEntry {
         }
         for c in Colour::BOTH {
             e.analyse_colour(pos, p, c, t);
-            for file in 0..8u8 {
-                e.shelter[c.index()][file as usize] = e.shelter_on(p, c, file, &mut NoTrace);
-            }
         }
         e
+    }
+
+    /// Computes the shelter of a king of colour `c` on each file of the mask `files` (bit f
+    /// for file f) that is not known yet.
+    #[inline]
+    pub fn ensure_shelter(&mut self, p: &Params, c: Colour, files: u8) {
+        let mut missing = files & !self.shelter_known[c.index()];
+        if missing == 0 {
+            return;
+        }
+        self.shelter_known[c.index()] |= missing;
+        while missing != 0 {
+            let file = missing.trailing_zeros() as u8;
+            missing &= missing - 1;
+            self.shelter[c.index()][file as usize] = self.shelter_on(p, c, file, &mut NoTrace);
+        }
+    }
+
+    /// The shelter of a king of colour `c` on `file`; `ensure_shelter` must have filled it.
+    #[inline]
+    pub fn shelter_at(&self, c: Colour, file: usize) -> Score {
+        debug_assert!(
+            self.shelter_known[c.index()] & (1 << file) != 0,
+            "shelter of file {file} read before it was computed"
+        );
+        self.shelter[c.index()][file]
     }
 
     fn analyse_colour<T: Tracer>(&mut self, pos: &Position, p: &Params, c: Colour, t: &mut T) {
@@ -254,14 +294,18 @@ impl PawnTable {
         self.entries[Self::index(pawn_key)].key
     }
 
-    /// The entry for `pos`'s pawns, computed and stored on a miss; the flag says whether it hit.
+    /// The entry for `pos`'s pawns, computed and stored on a miss, with the shelter of every
+    /// file `pos`'s kings can be credited with; the flag says whether it hit.
     #[inline]
     pub fn probe(&mut self, pos: &Position, p: &Params) -> (&PawnEntry, bool) {
         let key = pos.pawn_key();
         let slot = &mut self.entries[Self::index(key)];
         let hit = slot.used && slot.key == key;
         if !hit {
-            *slot = PawnEntry::compute(pos, p);
+            *slot = PawnEntry::structure_traced(pos, p, &mut NoTrace);
+        }
+        for c in Colour::BOTH {
+            slot.ensure_shelter(p, c, super::king::shelter_file_mask(pos, c));
         }
         (slot, hit)
     }

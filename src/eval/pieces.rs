@@ -2,13 +2,12 @@
 //! queens on the seventh, and pieces shut in by pawns or by their own king.
 
 use super::params::Params;
-use super::pawns::{bb, rank_mask};
-use super::score::Score;
+use super::pawns::{rank_mask, FILE_A};
 use super::trace::Term;
 use super::tracer::Tracer;
 use super::EvalInfo;
 use crate::board::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
-use crate::types::{file_of, rank_of, square, Colour, Kind, Piece, Square};
+use crate::types::{file_of, rank_of, Colour, Kind};
 
 /// Relative ranks (0-based) on which a minor piece can be an outpost: the 4th to the 6th.
 const OUTPOST_RANKS: std::ops::RangeInclusive<u8> = 3..=5;
@@ -23,98 +22,97 @@ const TRAP_PAWN_RANK: u8 = 5;
 const KING_SIDE_KING_FILES: std::ops::RangeInclusive<u8> = 5..=6;
 const QUEEN_SIDE_KING_FILES: std::ops::RangeInclusive<u8> = 1..=3;
 
-/// A minor piece on a square in enemy territory, defended by a pawn and beyond the reach of
-/// every enemy pawn.
-fn is_outpost<T: Tracer>(info: &EvalInfo<T>, c: Colour, sq: Square) -> bool {
-    OUTPOST_RANKS.contains(&c.relative_rank(rank_of(sq)))
-        && info.pawns.attacks[c.index()] & bb(sq) != 0
-        && info.pawns.attack_span[c.flip().index()] & bb(sq) == 0
+/// The squares of the files in `files` (bit f for file f): the byte copied to every rank.
+#[inline]
+fn file_squares(files: u8) -> u64 {
+    files as u64 * FILE_A
 }
 
-/// On the seventh rank with the enemy king on the eighth or enemy pawns on the seventh.
-fn seventh_rank_bites<T: Tracer>(
-    pos: &Position,
-    info: &EvalInfo<T>,
-    c: Colour,
-    sq: Square,
-) -> bool {
+/// Squares where a minor piece of `c` is an outpost: in enemy territory (relative ranks 4 to
+/// 6), defended by a pawn and beyond the reach of every enemy pawn.
+fn outposts<T: Tracer>(info: &EvalInfo<T>, c: Colour) -> u64 {
+    let ranks = OUTPOST_RANKS.fold(0, |m, r| m | rank_mask(c.relative_rank(r)));
+    ranks & info.pawns.attacks[c.index()] & !info.pawns.attack_span[c.flip().index()]
+}
+
+/// Does the seventh rank bite for `c`: the enemy king on the eighth or enemy pawns on the
+/// seventh? (Rooks and queens of `c` on the seventh then score.)
+fn seventh_rank_bites<T: Tracer>(pos: &Position, info: &EvalInfo<T>, c: Colour) -> bool {
     let them = c.flip();
-    c.relative_rank(rank_of(sq)) == SEVENTH_RANK
-        && (c.relative_rank(rank_of(pos.king(them))) == EIGHTH_RANK
-            || info.pawns.pawns[them.index()] & rank_mask(c.relative_rank(SEVENTH_RANK)) != 0)
+    c.relative_rank(rank_of(pos.king(them))) == EIGHTH_RANK
+        || info.pawns.pawns[them.index()] & rank_mask(c.relative_rank(SEVENTH_RANK)) != 0
 }
 
-fn bishop_trapped(pos: &Position, c: Colour, sq: Square) -> bool {
-    let enemy_pawn = Piece::new(c.flip(), Kind::Pawn);
-    TRAP_BISHOP_FILES.iter().any(|&(bf, pf)| {
-        sq == square(bf, c.relative_rank(SEVENTH_RANK))
-            && pos.piece_at(square(pf, c.relative_rank(TRAP_PAWN_RANK))) == enemy_pawn
-    })
+/// `c`'s bishops caught on a7/h7 (relative) by an enemy pawn on b6/g6.
+fn bishops_trapped<T: Tracer>(info: &EvalInfo<T>, c: Colour, bishops: u64) -> i32 {
+    let enemy_pawns = info.pawns.pawns[c.flip().index()];
+    let at = |file: u8, rank: u8| 1u64 << (8 * c.relative_rank(rank) + file);
+    TRAP_BISHOP_FILES
+        .iter()
+        .filter(|&&(bf, pf)| {
+            bishops & at(bf, SEVENTH_RANK) != 0 && enemy_pawns & at(pf, TRAP_PAWN_RANK) != 0
+        })
+        .count() as i32
 }
 
-fn rook_trapped(pos: &Position, c: Colour, sq: Square) -> bool {
+/// `c`'s rooks shut in by their own uncastled king: with no castling right left and the king on
+/// its first rank, the rooks on that rank between the king and the corner.
+fn rooks_trapped(pos: &Position, c: Colour, rooks: u64) -> i32 {
     let rights = match c {
         Colour::White => WHITE_OO | WHITE_OOO,
         Colour::Black => BLACK_OO | BLACK_OOO,
     };
     let king = pos.king(c);
     let first = c.relative_rank(0);
-    if pos.castling() & rights != 0 || rank_of(king) != first || rank_of(sq) != first {
-        return false;
+    if pos.castling() & rights != 0 || rank_of(king) != first {
+        return 0;
     }
-    let (kf, rf) = (file_of(king), file_of(sq));
-    (KING_SIDE_KING_FILES.contains(&kf) && rf > kf)
-        || (QUEEN_SIDE_KING_FILES.contains(&kf) && rf < kf)
+    let kf = file_of(king);
+    let files: u8 = if KING_SIDE_KING_FILES.contains(&kf) {
+        !0u8 << kf << 1 // the files beyond the king
+    } else if QUEEN_SIDE_KING_FILES.contains(&kf) {
+        (1u8 << kf) - 1 // the files before it
+    } else {
+        0
+    };
+    (rooks & rank_mask(first) & file_squares(files)).count_ones() as i32
 }
 
 pub(crate) fn evaluate<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>) {
     for c in Colour::BOTH {
         let us = c.index();
         let them = c.flip().index();
-        let (mut knights, mut bishops, mut rooks, mut queens) =
-            (Score::ZERO, Score::ZERO, Score::ZERO, Score::ZERO);
-        for &sq in &pos.pieces(c)[1..] {
-            match pos.piece_at(sq).kind() {
-                Kind::Knight => {
-                    if is_outpost(info, c, sq) {
-                        knights += weight!(info.tracer, c, p, knight_outpost);
-                    }
-                }
-                Kind::Bishop => {
-                    if is_outpost(info, c, sq) {
-                        bishops += weight!(info.tracer, c, p, bishop_outpost);
-                    }
-                    if bishop_trapped(pos, c, sq) {
-                        bishops += weight!(info.tracer, c, p, bishop_trapped);
-                    }
-                }
-                Kind::Rook => {
-                    let file_bit = 1u8 << file_of(sq);
-                    if info.pawns.files[us] & file_bit == 0 {
-                        rooks += if info.pawns.files[them] & file_bit == 0 {
-                            weight!(info.tracer, c, p, rook_open_file)
-                        } else {
-                            weight!(info.tracer, c, p, rook_half_open_file)
-                        };
-                    }
-                    if seventh_rank_bites(pos, info, c, sq) {
-                        rooks += weight!(info.tracer, c, p, rook_seventh);
-                    }
-                    if rook_trapped(pos, c, sq) {
-                        rooks += weight!(info.tracer, c, p, rook_trapped);
-                    }
-                }
-                Kind::Queen => {
-                    if seventh_rank_bites(pos, info, c, sq) {
-                        queens += weight!(info.tracer, c, p, queen_seventh);
-                    }
-                }
-                Kind::Pawn | Kind::King => {}
-            }
-        }
-        info.add(Term::Knights, c, knights);
-        info.add(Term::Bishops, c, bishops);
-        info.add(Term::Rooks, c, rooks);
-        info.add(Term::Queens, c, queens);
+        let own = info.occupied[us];
+        let knights = pos.kind_set(Kind::Knight) & own;
+        let bishops = pos.kind_set(Kind::Bishop) & own;
+        let rooks = pos.kind_set(Kind::Rook) & own;
+        let queens = pos.kind_set(Kind::Queen) & own;
+        // Every term is a weight times the number of pieces it applies to, counted on sets.
+        let count = |set: u64| set.count_ones() as i32;
+        let outposts = outposts(info, c);
+        let seventh = if seventh_rank_bites(pos, info, c) {
+            rank_mask(c.relative_rank(SEVENTH_RANK))
+        } else {
+            0
+        };
+        let no_own_pawns = !file_squares(info.pawns.files[us]);
+        let no_their_pawns = !file_squares(info.pawns.files[them]);
+        let trapped_bishops = bishops_trapped(info, c, bishops);
+        let trapped_rooks = rooks_trapped(pos, c, rooks);
+
+        let t = &mut info.tracer;
+        let knight_terms = weight_times!(t, c, p, knight_outpost, count(knights & outposts));
+        let bishop_terms = weight_times!(t, c, p, bishop_outpost, count(bishops & outposts))
+            + weight_times!(t, c, p, bishop_trapped, trapped_bishops);
+        let open = rooks & no_own_pawns;
+        let rook_terms = weight_times!(t, c, p, rook_open_file, count(open & no_their_pawns))
+            + weight_times!(t, c, p, rook_half_open_file, count(open & !no_their_pawns))
+            + weight_times!(t, c, p, rook_seventh, count(rooks & seventh))
+            + weight_times!(t, c, p, rook_trapped, trapped_rooks);
+        let queen_terms = weight_times!(t, c, p, queen_seventh, count(queens & seventh));
+        info.add(Term::Knights, c, knight_terms);
+        info.add(Term::Bishops, c, bishop_terms);
+        info.add(Term::Rooks, c, rook_terms);
+        info.add(Term::Queens, c, queen_terms);
     }
 }

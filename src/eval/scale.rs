@@ -62,9 +62,23 @@ pub(crate) fn bishop_colour(pos: &Position, c: Colour) -> Option<u8> {
         .map(|&sq| square_colour(sq))
 }
 
+/// The side that the endgame score `eg` (White-relative) favours, for `factor`.
+#[inline]
+pub fn strong_side(eg: i32) -> Colour {
+    if eg > 0 {
+        Colour::White
+    } else {
+        Colour::Black
+    }
+}
+
 /// The scale factor for the side that the endgame score `eg` (White-relative) favours.
 pub fn factor(pos: &Position, eg: i32) -> i32 {
-    let strong = if eg > 0 { Colour::White } else { Colour::Black };
+    factor_for(pos, strong_side(eg))
+}
+
+/// The scale factor for `strong`'s endgame advantage.
+pub fn factor_for(pos: &Position, strong: Colour) -> i32 {
     let weak = strong.flip();
     // Recognised drawish endings (src/eval/endgame/) know better than the rules below.
     if let Some(f) = super::endgame::scale(pos, strong) {

@@ -5,7 +5,7 @@
 
 use super::mobility::kind_slot;
 use super::params::Params;
-use super::pawns::{bb, pawn_attacks, rank_mask};
+use super::pawns::{pawn_attacks, rank_mask};
 use super::score::Score;
 use super::trace::Term;
 use super::tracer::Tracer;
@@ -17,22 +17,28 @@ pub(crate) fn evaluate<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInf
     for c in Colour::BOTH {
         let us = c.index();
         let them = c.flip();
-        let mut v = Score::ZERO;
-        for &sq in &pos.pieces(them)[1..] {
-            let b = bb(sq);
-            if info.pawns.attacks[us] & b != 0 {
-                v += match pos.piece_at(sq).kind() {
-                    Kind::Knight | Kind::Bishop => weight!(info.tracer, c, p, pawn_threat_minor),
-                    _ => weight!(info.tracer, c, p, pawn_threat_major),
-                };
-            } else if info.attacked[us] & b != 0 && info.attacked[them.index()] & b == 0 {
-                v += weight!(info.tracer, c, p, hanging);
-            }
-        }
+        // Enemy pieces (king and pawns aside) attacked by our pawns, else hanging: attacked
+        // by us and not defended. Counted on the sets, one weight times a count per kind.
+        let theirs = info.occupied[them.index()];
+        let minors = (pos.kind_set(Kind::Knight) | pos.kind_set(Kind::Bishop)) & theirs;
+        let majors = (pos.kind_set(Kind::Rook) | pos.kind_set(Kind::Queen)) & theirs;
+        let by_pawns = info.pawns.attacks[us];
+        let hanging =
+            (minors | majors) & !by_pawns & info.attacked[us] & !info.attacked[them.index()];
+        let t = &mut info.tracer;
+        let mut v = weight_times!(t, c, p, pawn_threat_minor, count(minors & by_pawns))
+            + weight_times!(t, c, p, pawn_threat_major, count(majors & by_pawns))
+            + weight_times!(t, c, p, hanging, count(hanging));
         v += piece_threats(pos, p, info, c);
         v += push_threats(p, info, c);
         info.add(Term::Threats, c, v);
     }
+}
+
+/// Squares in a set, as a weight multiplier.
+#[inline]
+fn count(set: u64) -> i32 {
+    set.count_ones() as i32
 }
 
 /// Enemy pieces and pawns attacked by our minor pieces or rooks, by the victim's kind. A pawn

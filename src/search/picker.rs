@@ -163,19 +163,15 @@ impl Picker {
         self.stage == Stage::BadCaptures
     }
 
-    /// Index of the best-scored remaining move from `idx`, swapped to the front.
+    /// The best-scored remaining move from `idx` (the first of equals), swapped to the front.
     #[inline]
     fn select_best(&mut self) -> Option<Move> {
         let n = self.moves.len();
-        if self.idx >= n {
-            return None;
-        }
-        let mut best = self.idx;
-        for i in self.idx + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
+        let rest = self.scores.get(self.idx..n)?;
+        // Two passes, the maximum (which vectorises) and then its first occurrence, instead of
+        // one compare-and-select chain through every score.
+        let max = *rest.iter().max()?;
+        let best = self.idx + rest.iter().position(|&s| s == max).unwrap_or(0);
         let list = self.moves.as_mut_slice();
         list.swap(self.idx, best);
         self.scores.swap(self.idx, best);
