@@ -1,5 +1,5 @@
 # Squall — build, test, bench and perft targets.
-#   make                 release binary in target/release/squall
+#   make                 release binary in target/release/squall, profile-guided (PGO=0: plain)
 #   make EXE=path/name   the same, copied to path/name (OpenBench convention)
 #   make run             build, make the default book if missing (needs apt), start the engine
 #   make test            what CI runs: fmt, clippy, tests (release, then debug with invariant checks)
@@ -22,6 +22,7 @@
 #                        previous run's report when there is one
 
 CARGO   ?= cargo
+PGO     ?= 1
 BIN     := target/release/squall
 THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 
@@ -36,8 +37,11 @@ IMBALANCE_NODES ?= 5000
 
 all: build
 
+# The release binary, profile-guided (tools/pgo-build.sh: an instrumented build runs
+# `squall bench`, then the release build uses that profile); PGO=0, or no llvm-profdata,
+# gives a plain `cargo build --release`.
 build:
-	$(CARGO) build --release
+	CARGO="$(CARGO)" PGO="$(PGO)" tools/pgo-build.sh
 ifdef EXE
 	mkdir -p "$(dir $(EXE))"
 	cp $(BIN) "$(EXE)"
