@@ -217,8 +217,9 @@ impl Evaluator {
             psqt::psq_sum(pos, &self.params)
         };
         let mut scales = ScaleMemo::default();
+        let terms = pawn_terms(pos, entry);
         if let Some((alpha, beta)) = window {
-            let estimate = estimate(pos, &self.params, entry, psq, &mut scales);
+            let estimate = estimate(pos, &self.params, &terms, psq, &mut scales);
             let outside = estimate < alpha.saturating_sub(LAZY_MARGIN)
                 || estimate > beta.saturating_add(LAZY_MARGIN);
             if outside && lazy_allowed(pos, entry) {
@@ -232,7 +233,7 @@ impl Evaluator {
             self.stats.cache_hits += 1;
             return v;
         }
-        let v = full(pos, &self.params, entry, psq, &mut scales);
+        let v = full(pos, &self.params, entry, &terms, psq, &mut scales);
         self.cache.put(key, v);
         v
     }
@@ -296,10 +297,15 @@ impl<'a, T: Tracer> EvalInfo<'a, T> {
     }
 }
 
-/// The pawn-hash terms that the cheap estimate and the full evaluation share.
-fn pawn_terms(pos: &Position, e: &PawnEntry, c: Colour) -> (Score, Score, Score) {
-    let i = c.index();
-    (e.structure[i], e.passers[i], king::shelter(pos, e, c))
+/// The pawn-hash terms that the cheap estimate and the full evaluation share, per colour:
+/// structure, passer rank bonus, king shelter.
+type PawnTerms = [(Score, Score, Score); 2];
+
+fn pawn_terms(pos: &Position, e: &PawnEntry) -> PawnTerms {
+    Colour::BOTH.map(|c| {
+        let i = c.index();
+        (e.structure[i], e.passers[i], king::shelter(pos, e, c))
+    })
 }
 
 /// The scale factor of one position for either strong side, computed once per side: the lazy
@@ -384,9 +390,14 @@ fn occupancy(pos: &Position) -> [u64; 2] {
 }
 
 /// The lazy estimate: incremental material and squares, pawn-hash terms, tempo.
-fn estimate(pos: &Position, p: &Params, e: &PawnEntry, psq: Score, scales: &mut ScaleMemo) -> i32 {
-    let (ws, wp, wk) = pawn_terms(pos, e, Colour::White);
-    let (bs, bp, bk) = pawn_terms(pos, e, Colour::Black);
+fn estimate(
+    pos: &Position,
+    p: &Params,
+    terms: &PawnTerms,
+    psq: Score,
+    scales: &mut ScaleMemo,
+) -> i32 {
+    let [(ws, wp, wk), (bs, bp, bk)] = *terms;
     let total = psq + ws + wp + wk - bs - bp - bk + tempo(pos, p);
     finish(pos, total, scales)
 }
@@ -401,9 +412,20 @@ pub(crate) fn collect<'a, T: Tracer>(
     entry: &'a PawnEntry,
     tracer: T,
 ) -> EvalInfo<'a, T> {
+    collect_with(pos, p, entry, &pawn_terms(pos, entry), tracer)
+}
+
+/// `collect` with the pawn-hash terms already taken from the entry.
+fn collect_with<'a, T: Tracer>(
+    pos: &Position,
+    p: &Params,
+    entry: &'a PawnEntry,
+    terms: &PawnTerms,
+    tracer: T,
+) -> EvalInfo<'a, T> {
     let mut info = EvalInfo::new(pos, entry, tracer);
     for c in Colour::BOTH {
-        let (structure, passers, shelter) = pawn_terms(pos, entry, c);
+        let (structure, passers, shelter) = terms[c.index()];
         info.add(Term::Pawns, c, structure);
         info.add(Term::PassedPawns, c, passers);
         info.add(Term::KingShelter, c, shelter);
@@ -434,7 +456,14 @@ pub(crate) fn collect<'a, T: Tracer>(
     info
 }
 
-fn full(pos: &Position, p: &Params, entry: &PawnEntry, psq: Score, scales: &mut ScaleMemo) -> i32 {
-    let info = collect(pos, p, entry, NoTrace);
+fn full(
+    pos: &Position,
+    p: &Params,
+    entry: &PawnEntry,
+    terms: &PawnTerms,
+    psq: Score,
+    scales: &mut ScaleMemo,
+) -> i32 {
+    let info = collect_with(pos, p, entry, terms, NoTrace);
     finish(pos, psq + info.balance(), scales)
 }
