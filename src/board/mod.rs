@@ -39,6 +39,15 @@ pub const BLACK_OO: u8 = 4;
 pub const BLACK_OOO: u8 = 8;
 pub const ALL_CASTLING: u8 = 15;
 
+/// The castling-right bits of colour `c`: short, long.
+#[inline]
+pub const fn castle_rights(c: Colour) -> (u8, u8) {
+    match c {
+        Colour::White => (WHITE_OO, WHITE_OOO),
+        Colour::Black => (BLACK_OO, BLACK_OOO),
+    }
+}
+
 /// Maximum non-pawn pieces per side (king + 15 promoted or original pieces).
 pub const MAX_PIECES: usize = 16;
 pub const MAX_PAWNS: usize = 8;

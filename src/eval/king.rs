@@ -18,7 +18,7 @@ use super::trace::Term;
 use super::tracer::Tracer;
 use super::EvalInfo;
 use crate::board::bitboard;
-use crate::board::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
+use crate::board::{castle_rights, Position};
 use crate::types::{to64, Colour, Kind, Piece};
 
 /// Files the king lands on when castling short and long.
@@ -29,15 +29,6 @@ const LONG_CASTLE_FILE: usize = 2;
 const KING_ATTACK_MIN_PHASE: i32 = 5;
 /// Most attackers the count-dependent multiplier distinguishes.
 const MAX_COUNTED_ATTACKERS: usize = 7;
-
-/// The castling rights of `c`, short and long.
-#[inline]
-fn castle_rights(c: Colour) -> (u8, u8) {
-    match c {
-        Colour::White => (WHITE_OO, WHITE_OOO),
-        Colour::Black => (BLACK_OO, BLACK_OOO),
-    }
-}
 
 /// The files whose shelter `c`'s king may be credited with, as a mask (bit f for file f): its
 /// own and the castling files it still has the right to. The pawn hash computes these.

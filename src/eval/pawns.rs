@@ -38,6 +38,19 @@ pub fn file_mask(file: u8) -> u64 {
     FILE_A << file
 }
 
+/// The squares of the files in `files` (bit f for file f, as `PawnEntry::files`): the byte
+/// copied to every rank.
+#[inline]
+pub fn file_squares(files: u8) -> u64 {
+    files as u64 * FILE_A
+}
+
+/// Squares in a set, as a weight multiplier.
+#[inline]
+pub fn count(set: u64) -> i32 {
+    set.count_ones() as i32
+}
+
 #[inline]
 pub fn rank_mask(rank: u8) -> u64 {
     RANK_1 << (BITS_PER_RANK * rank as u32)

@@ -2,11 +2,11 @@
 //! queens on the seventh, and pieces shut in by pawns or by their own king.
 
 use super::params::Params;
-use super::pawns::{rank_mask, FILE_A};
+use super::pawns::{count, file_squares, rank_mask};
 use super::trace::Term;
 use super::tracer::Tracer;
 use super::EvalInfo;
-use crate::board::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
+use crate::board::{castle_rights, Position};
 use crate::types::{file_of, rank_of, Colour, Kind};
 
 /// Relative ranks (0-based) on which a minor piece can be an outpost: the 4th to the 6th.
@@ -21,12 +21,6 @@ const TRAP_PAWN_RANK: u8 = 5;
 /// between it and the corner.
 const KING_SIDE_KING_FILES: std::ops::RangeInclusive<u8> = 5..=6;
 const QUEEN_SIDE_KING_FILES: std::ops::RangeInclusive<u8> = 1..=3;
-
-/// The squares of the files in `files` (bit f for file f): the byte copied to every rank.
-#[inline]
-fn file_squares(files: u8) -> u64 {
-    files as u64 * FILE_A
-}
 
 /// Squares where a minor piece of `c` is an outpost: in enemy territory (relative ranks 4 to
 /// 6), defended by a pawn and beyond the reach of every enemy pawn.
@@ -58,13 +52,10 @@ fn bishops_trapped<T: Tracer>(info: &EvalInfo<T>, c: Colour, bishops: u64) -> i3
 /// `c`'s rooks shut in by their own uncastled king: with no castling right left and the king on
 /// its first rank, the rooks on that rank between the king and the corner.
 fn rooks_trapped(pos: &Position, c: Colour, rooks: u64) -> i32 {
-    let rights = match c {
-        Colour::White => WHITE_OO | WHITE_OOO,
-        Colour::Black => BLACK_OO | BLACK_OOO,
-    };
+    let (short, long) = castle_rights(c);
     let king = pos.king(c);
     let first = c.relative_rank(0);
-    if pos.castling() & rights != 0 || rank_of(king) != first {
+    if pos.castling() & (short | long) != 0 || rank_of(king) != first {
         return 0;
     }
     let kf = file_of(king);
@@ -75,7 +66,7 @@ fn rooks_trapped(pos: &Position, c: Colour, rooks: u64) -> i32 {
     } else {
         0
     };
-    (rooks & rank_mask(first) & file_squares(files)).count_ones() as i32
+    count(rooks & rank_mask(first) & file_squares(files))
 }
 
 pub(crate) fn evaluate<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>) {
@@ -88,7 +79,6 @@ pub(crate) fn evaluate<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInf
         let rooks = pos.kind_set(Kind::Rook) & own;
         let queens = pos.kind_set(Kind::Queen) & own;
         // Every term is a weight times the number of pieces it applies to, counted on sets.
-        let count = |set: u64| set.count_ones() as i32;
         let outposts = outposts(info, c);
         let seventh = if seventh_rank_bites(pos, info, c) {
             rank_mask(c.relative_rank(SEVENTH_RANK))

@@ -5,7 +5,7 @@
 
 use super::mobility::kind_slot;
 use super::params::Params;
-use super::pawns::{pawn_attacks, rank_mask};
+use super::pawns::{count, pawn_attacks, rank_mask};
 use super::score::Score;
 use super::trace::Term;
 use super::tracer::Tracer;
@@ -33,12 +33,6 @@ pub(crate) fn evaluate<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInf
         v += push_threats(p, info, c);
         info.add(Term::Threats, c, v);
     }
-}
-
-/// Squares in a set, as a weight multiplier.
-#[inline]
-fn count(set: u64) -> i32 {
-    set.count_ones() as i32
 }
 
 /// Enemy pieces and pawns attacked by our minor pieces or rooks, by the victim's kind. A pawn

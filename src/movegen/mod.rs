@@ -16,7 +16,7 @@
 use crate::board::attacks::CheckInfo;
 use crate::board::bitboard;
 use crate::board::geometry::{step, BISHOP_DIRS, QUEEN_DIRS, ROOK_DIRS};
-use crate::board::{Position, BLACK_OO, BLACK_OOO, MAX_PIECES, WHITE_OO, WHITE_OOO};
+use crate::board::{castle_rights, Position, MAX_PIECES};
 use crate::moves::{Move, MoveList, FLAG_CASTLE, FLAG_DOUBLE_PUSH, FLAG_EN_PASSANT};
 use crate::types::{
     bit, from64, on_board, rank_of, to64, Colour, Kind, Piece, Square, SquareSet, NO_SQUARE,
@@ -382,10 +382,7 @@ impl Position {
     }
 
     fn gen_castles<S: MoveSink>(&self, us: Colour, king: Square, list: &mut S) {
-        let (short, long) = match us {
-            Colour::White => (WHITE_OO, WHITE_OOO),
-            Colour::Black => (BLACK_OO, BLACK_OOO),
-        };
+        let (short, long) = castle_rights(us);
         let rights = self.castling();
         let k = Piece::new(us, Kind::King);
         let empty = |d: i16| self.piece_at((king as i16 + d) as Square).is_none();
