@@ -315,13 +315,19 @@ impl<'a> Search<'a> {
                 };
                 loop {
                     let score = self.root_search(depth * ONE_PLY, alpha, beta, pv_idx, reporter);
+                    if self.tree.stopped {
+                        // Cut short: only a move this search completed with a score may move
+                        // ahead (a stable sort). The others keep the last complete order: the
+                        // move being searched has no node count from this search yet, and
+                        // ordering the rest by older counts would put a refuted former best
+                        // move, with its big subtree, in front of the new one and play it.
+                        self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                        break;
+                    }
                     // Best first; the moves that failed low (all -INFINITY) by their subtree
                     // size in this search, biggest first.
                     self.root_moves[pv_idx..]
                         .sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.nodes)));
-                    if self.tree.stopped {
-                        break;
-                    }
                     if pv_idx == 0 {
                         last_score = score;
                     }
