@@ -88,6 +88,27 @@ pub fn queen_bears_on_king(pos: &Position, c: Colour) -> bool {
         .any(|&sq| bitboard::queen(to64(sq), occupied) & zone != 0)
 }
 
+/// Does the piece on `sq` (a knight, bishop, rook or queen) reach its enemy king's square or a
+/// square next to it? The search asks this of the piece just moved: a piece that has come to
+/// bear on the king can threaten a mate that no static margin prices.
+pub fn piece_bears_on_king(pos: &Position, sq: crate::types::Square) -> bool {
+    let p = pos.piece_at(sq);
+    if p.is_none() {
+        return false;
+    }
+    let their_king = pos.king(p.colour().flip());
+    let zone = king_reach(their_king) | bb(their_king);
+    let from = to64(sq);
+    let reach = match p.kind() {
+        Kind::Knight => bitboard::KNIGHT[from & 63],
+        Kind::Bishop => bitboard::bishop(from, bitboard::occupied(pos)),
+        Kind::Rook => bitboard::rook(from, bitboard::occupied(pos)),
+        Kind::Queen => bitboard::queen(from, bitboard::occupied(pos)),
+        _ => 0,
+    };
+    reach & zone != 0
+}
+
 /// Phase weight of `c`'s pieces: how much mating material it has.
 fn attack_material(pos: &Position, c: Colour) -> i32 {
     [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen]

@@ -85,6 +85,11 @@ pub const NULL_VERIFY_DEPTH: i32 = 8 * ONE_PLY;
 // ----- pruning near the leaves (depths in plies) -----
 pub const REVERSE_FUTILITY_DEPTH: i32 = 6;
 pub const REVERSE_FUTILITY_MARGIN: i32 = 90;
+/// Reverse futility is skipped after a move whose piece now bears on our king (any knight,
+/// bishop, rook or queen) instead of only after a queen move: a rook lift to an open file can
+/// threaten a mate that a queen's worth of material does not outweigh. false: queens only (not
+/// yet screened by games).
+pub const RFP_THREAT_ANY_PIECE: bool = false;
 pub const FUTILITY_DEPTH: i32 = 5;
 pub const FUTILITY_BASE: i32 = 100;
 pub const FUTILITY_PER_PLY: i32 = 100;

@@ -894,8 +894,12 @@ impl<'a> Tree<'a> {
             if d <= REVERSE_FUTILITY_DEPTH
                 && eval.abs() < MATE_BOUND
                 && eval - REVERSE_FUTILITY_MARGIN * (d - improving as i32) >= beta
-                && !(prev.moved().is_kind(Kind::Queen)
-                    && crate::eval::king::queen_bears_on_king(&self.pos, us.flip()))
+                && !(if RFP_THREAT_ANY_PIECE {
+                    !prev.is_none() && crate::eval::king::piece_bears_on_king(&self.pos, prev.to())
+                } else {
+                    prev.moved().is_kind(Kind::Queen)
+                        && crate::eval::king::queen_bears_on_king(&self.pos, us.flip())
+                })
             {
                 return eval;
             }
