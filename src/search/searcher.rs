@@ -713,6 +713,22 @@ impl<'a> Tree<'a> {
         self.job.aborted() || self.split.as_ref().is_some_and(|sp| sp.cut_here_or_above())
     }
 
+    /// Has the opponent's last move `prev` brought a piece to bear on our king, so that a static
+    /// margin (reverse futility, `excess` centipawns above beta) cannot be trusted? A queen
+    /// always counts; rooks and minor pieces as `RFP_THREAT_ROOKS` / `RFP_THREAT_MINORS` say,
+    /// and only when the eval stands at least `RFP_THREAT_EXCESS` above beta (a sacrifice).
+    fn threat_on_king(&self, prev: Move, excess: i32) -> bool {
+        let moved = prev.moved();
+        if moved.is_kind(Kind::Queen) {
+            return crate::eval::king::queen_bears_on_king(&self.pos, moved.colour());
+        }
+        let counts = (RFP_THREAT_ROOKS && moved.is_kind(Kind::Rook))
+            || (RFP_THREAT_MINORS && (moved.is_kind(Kind::Knight) || moved.is_kind(Kind::Bishop)));
+        counts
+            && excess >= RFP_THREAT_EXCESS
+            && crate::eval::king::piece_bears_on_king(&self.pos, prev.to())
+    }
+
     /// LMR amount in quarter plies for the `count`-th move (1-based) at `depth`; a good
     /// `history` score reduces less, a bad one more.
     fn reduction(
@@ -894,12 +910,7 @@ impl<'a> Tree<'a> {
             if d <= REVERSE_FUTILITY_DEPTH
                 && eval.abs() < MATE_BOUND
                 && eval - REVERSE_FUTILITY_MARGIN * (d - improving as i32) >= beta
-                && !(if RFP_THREAT_ANY_PIECE {
-                    !prev.is_none() && crate::eval::king::piece_bears_on_king(&self.pos, prev.to())
-                } else {
-                    prev.moved().is_kind(Kind::Queen)
-                        && crate::eval::king::queen_bears_on_king(&self.pos, us.flip())
-                })
+                && !self.threat_on_king(prev, eval - beta)
             {
                 return eval;
             }
