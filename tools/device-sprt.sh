@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# An SPRT on a lent many-core machine (the `device` tool), where nothing can be installed:
+# everything the match needs travels in `.dev/` (ignored through .git/info/exclude).
+#
+#   tools/device-sprt.sh prep NEW_BIN BASE_BIN NAME   here: fills .dev/ with match.py, python-chess,
+#                                                     the openings and the two engines
+#   tools/device-sprt.sh run NAME SEED SECONDS        there (carry [".dev"]): plays NAME against
+#                                                     base at 5+0.05 on all but one core for
+#                                                     SECONDS, then stops it (SIGINT, results
+#                                                     kept); PGN and log in $OUT
+# Pool the PGN with this machine's runs: tools/pool_sprt.py --new-name NAME 0 10 PGN...
+set -euo pipefail
+repo="$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)"
+dev="$repo/.dev"
+case "${1:-}" in
+prep)
+    [ $# -eq 4 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
+    grep -qx '/.dev/' "$repo/.git/info/exclude" || echo '/.dev/' >>"$repo/.git/info/exclude"
+    rm -rf "$dev" && mkdir -p "$dev/site" "$dev/openings"
+    shared="${SHARED:-$repo/../shared}"
+    cp "$shared/tools/match/match.py" "$dev/"
+    cp "$shared/openings/8moves_v3.pgn" "$dev/openings/"
+    site="$(/tmp/venv/bin/python -c 'import chess, os; print(os.path.dirname(chess.__file__))')"
+    cp -r "$site" "$dev/site/"
+    cp "$2" "$dev/squall-$4"
+    cp "$3" "$dev/squall-base"
+    du -sh "$dev"
+    ;;
+run)
+    [ $# -eq 4 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
+    name="$2" seed="$3" secs="$4"
+    out="${OUT:-/tmp/device-out}"
+    mkdir -p "$out"
+    cd "$dev"
+    export PYTHONPATH="$dev/site" PYTHONUNBUFFERED=1
+    conc=$(($(nproc) - 1))
+    echo "cores: $(nproc), games at once: $conc"
+    # `timeout` sends SIGINT: match.py then finishes with its summary. (A match started in the
+    # background of a script ignores SIGINT: stop those with SIGTERM and pool the PGN.)
+    timeout -s INT "$secs" python3 match.py sprt --new "./squall-$name" --base ./squall-base \
+        --new-name "$name" --base-name main --option Hash=16 --option OwnBook=false \
+        --tc 5+0.05 --elo0 0 --elo1 10 --time-margin 300 --resign 4:700 --draw 40:8:10 \
+        --seed "$seed" --concurrency "$conc" --max-games 5000 \
+        --openings openings/8moves_v3.pgn --pgn "$out/$name-s$seed.pgn" \
+        >"$out/$name-s$seed.log" 2>&1 || true
+    sleep 5
+    tail -8 "$out/$name-s$seed.log"
+    ;;
+*)
+    sed -n '2,12p' "$0" >&2
+    exit 2
+    ;;
+esac
