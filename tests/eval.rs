@@ -249,3 +249,19 @@ fn trace_names_every_term_and_agrees() {
     }
     assert_eq!(Term::Tempo.name(), "tempo");
 }
+
+/// The search's king-threat test for reverse futility: a rook lifted to an open file next to
+/// the king bears on it (WAC.055 after Qxg7+ Kxg7 Bf6+ Kg8 Rh4), the same rook on a closed
+/// file does not, and an empty square never does.
+#[test]
+fn piece_bears_on_king_sees_rook_lifts() {
+    use squall::eval::king::piece_bears_on_king;
+    use squall::types::parse_square;
+    let sq = |s: &str| parse_square(s).expect("square");
+    let lifted = pos("r3r1k1/pp1q1p2/4bBp1/3p4/7R/8/PPP3PP/4R1K1 b - - 0 1");
+    assert!(piece_bears_on_king(&lifted, sq("h4")));
+    assert!(!piece_bears_on_king(&lifted, sq("e1")));
+    assert!(!piece_bears_on_king(&lifted, sq("h5")));
+    let closed = pos("r3r1k1/pp1q1p2/4bBp1/3p3p/7R/8/PPP3PP/4R1K1 b - - 0 1");
+    assert!(!piece_bears_on_king(&closed, sq("h4")));
+}
