@@ -9,9 +9,9 @@
 //! convex table, so the danger climbs steeply as attackers pile up. It only counts when the
 //! attacker has a queen or enough other material to mate with.
 
-use super::mobility::{kind_slot, king_reach};
+use super::mobility::{kind_slot, king_zone};
 use super::params::{Params, KING_ATTACKERS_SCALE_ONE, KING_SAFETY_UNITS};
-use super::pawns::{bb, PawnEntry};
+use super::pawns::PawnEntry;
 use super::psqt;
 use super::score::Score;
 use super::trace::Term;
@@ -80,7 +80,7 @@ pub fn queen_bears_on_king(pos: &Position, c: Colour) -> bool {
         return false;
     }
     let their_king = pos.king(c.flip());
-    let zone = king_reach(their_king) | bb(their_king);
+    let zone = king_zone(their_king);
     let occupied = bitboard::occupied(pos);
     pos.pieces(c)[1..]
         .iter()
@@ -97,7 +97,7 @@ pub fn piece_bears_on_king(pos: &Position, sq: crate::types::Square) -> bool {
         return false;
     }
     let their_king = pos.king(p.colour().flip());
-    let zone = king_reach(their_king) | bb(their_king);
+    let zone = king_zone(their_king);
     let from = to64(sq);
     let reach = match p.kind() {
         Kind::Knight => bitboard::KNIGHT[from & 63],

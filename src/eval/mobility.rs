@@ -21,6 +21,12 @@ pub fn king_reach(sq: Square) -> u64 {
     bitboard::KING[to64(sq) & 63]
 }
 
+/// The king's square and the squares next to it.
+#[inline]
+pub fn king_zone(sq: Square) -> u64 {
+    king_reach(sq) | bitboard::bit64(sq)
+}
+
 /// Index of a kind in the P N B R Q weight tables.
 #[inline]
 pub fn kind_slot(kind: Kind) -> usize {

@@ -84,7 +84,7 @@ use crate::board::Position;
 use crate::types::{Colour, Kind};
 use cache::EvalCache;
 use params::{Params, DEFAULT_PARAMS};
-use pawns::{bb, PawnEntry, PawnTable};
+use pawns::{PawnEntry, PawnTable};
 use score::Score;
 pub use trace::trace;
 use trace::{Term, TERM_COUNT};
@@ -268,7 +268,7 @@ impl<'a, T: Tracer> EvalInfo<'a, T> {
         let mut king_zone = [0u64; 2];
         for c in Colour::BOTH {
             let k = pos.king(c);
-            king_zone[c.index()] = mobility::king_reach(k) | bb(k);
+            king_zone[c.index()] = mobility::king_zone(k);
         }
         EvalInfo {
             pawns,

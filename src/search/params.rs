@@ -91,7 +91,7 @@ pub const REVERSE_FUTILITY_MARGIN: i32 = 90;
 /// sacrificed for the attack). A rook lift to an open file can threaten a mate that no
 /// material margin outweighs. Every piece with no excess: 12 of 21 failed WAC positions solved
 /// at 1 s, but -21.9 +- 21.9 Elo at 5+0.05 (508 games). Narrowed to an excess of 300: WAC at
-/// 1 s 279 -> 286, +4.8 +- 21.7 Elo at 5+0.05 (584 games, two runs pooled).
+/// 1 s 279 -> 286, +6.3 +- 21.3 Elo at 5+0.05 (602 games, two runs pooled).
 pub const RFP_THREAT_ROOKS: bool = true;
 pub const RFP_THREAT_MINORS: bool = true;
 pub const RFP_THREAT_EXCESS: i32 = 300;
