@@ -975,7 +975,8 @@ impl<'a> Tree<'a> {
         // that the node stays below that bound at about that depth.
         // Like null move, it trusts a shallow search, which zugzwang can fool: not with a
         // single piece left (the Morphy mate `kbK5/pp6/1P6/8/8/8/8/R7 w` is lost otherwise).
-        if !pv_node
+        if PROBCUT
+            && !pv_node
             && !in_check
             && excluded.is_none()
             && depth >= PROBCUT_MIN_DEPTH
