@@ -67,7 +67,7 @@ pub const PROBCUT_MARGIN: i32 = 100;
 /// The shallow search is this much shallower than the node.
 pub const PROBCUT_REDUCTION: i32 = 4 * ONE_PLY;
 /// Order ProbCut's captures as the move picker does (victim, then capture history) instead of
-/// by MVV/LVA alone. false until games accept it.
+/// by MVV/LVA alone (acts only with PROBCUT on). false until games accept it.
 pub const PROBCUT_CAPTURE_HISTORY: bool = false;
 
 // ----- null move -----

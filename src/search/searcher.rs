@@ -972,7 +972,7 @@ impl<'a> Tree<'a> {
 
         // ProbCut: a good capture that beats beta by a margin in a much shallower search will
         // almost surely beat beta in the full one. Skipped when the hash table already knows
-        // that the node stays below that bound at about that depth.
+        // that the node stays below that bound at about that depth. Off by default (`PROBCUT`).
         // Like null move, it trusts a shallow search, which zugzwang can fool: not with a
         // single piece left (the Morphy mate `kbK5/pp6/1P6/8/8/8/8/R7 w` is lost otherwise).
         if PROBCUT
