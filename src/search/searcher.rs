@@ -1273,6 +1273,7 @@ impl<'a> Tree<'a> {
                 }
             } else if !quiet
                 && d <= SEE_CAPTURE_DEPTH
+                && (SEE_PRUNE_CHECKING_CAPTURES || !gives_check)
                 && !self.pos.see_ge(m, -SEE_CAPTURE_MARGIN * d)
             {
                 return Step::Pruned;
