@@ -146,6 +146,9 @@ pub const LMR_TT_CAPTURE: i32 = 0;
 pub const DELTA_MARGIN: i32 = 150;
 /// Quiet checks are tried at the first quiescence ply only.
 pub const QS_CHECK_PLIES: i32 = 1;
+/// Losing captures (SEE < 0) are dropped in quiescence, except captures that give check in
+/// its first `QS_SEE_CHECK_PLIES` plies (0: none spared).
+pub const QS_SEE_CHECK_PLIES: i32 = 0;
 /// Quiescence plies that probe and store the hash table (`qply < QS_TT_PLIES`). Every probe
 /// is a likely cache miss, and deep quiescence nodes are rarely met twice; with 1 only the
 /// first quiescence ply (the positions the main search also reaches at depth 0) uses it:

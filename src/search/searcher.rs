@@ -1802,7 +1802,8 @@ impl<'a> Tree<'a> {
                 {
                     continue;
                 }
-                if !self.pos.see_ge(m, 0) {
+                if !self.pos.see_ge(m, 0) && !(qply < QS_SEE_CHECK_PLIES && self.pos.gives_check(m))
+                {
                     continue;
                 }
             }
