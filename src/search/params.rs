@@ -111,9 +111,10 @@ pub const SEE_QUIET_DEPTH: i32 = 8;
 pub const SEE_QUIET_MARGIN: i32 = 60;
 pub const SEE_CAPTURE_DEPTH: i32 = 6;
 pub const SEE_CAPTURE_MARGIN: i32 = 100;
-/// Captures that give check are SEE-pruned like the others (true); false spares them, since a
-/// checking sacrifice (Qxf7+ into a defended square) is the start of many combinations.
-pub const SEE_PRUNE_CHECKING_CAPTURES: bool = true;
+/// Which losing captures that give check the SEE test spares: 0 none (each is pruned like any
+/// capture), 1 those landing next to the enemy king (the Qxf7+ / Qxh7+ sacrifices that open
+/// many combinations), 2 all of them.
+pub const SEE_SPARE_CHECKING_CAPTURES: u8 = 0;
 /// Quiets with history below -HISTORY_PRUNE_PER_PLY * depth are skipped at shallow depth.
 /// The score is the sum of three tables (own, two continuations), each within ±HISTORY_MAX:
 /// -4096 at depth 1 takes about five failures of the move in this context at small depth.

@@ -14,12 +14,13 @@ use crossbeam_utils::{Backoff, CachePadded};
 use parking_lot::Mutex;
 
 use crate::board::attacks::CheckInfo;
+use crate::board::bitboard;
 use crate::board::see::SEE_VALUES;
 use crate::board::Position;
 use crate::eval::Evaluator;
 use crate::movegen::GenType;
 use crate::moves::{Move, MoveList};
-use crate::types::{file_of, rank_of, Colour, Kind};
+use crate::types::{file_of, rank_of, to64, Colour, Kind};
 
 use super::history::{Context, History, Killers};
 use super::limits::Limits;
@@ -755,6 +756,20 @@ impl<'a> Tree<'a> {
         r.clamp(0, (depth - 2 * ONE_PLY).max(0))
     }
 
+    /// Is this capture, which gives check when `gives_check`, spared the SEE pruning
+    /// (`SEE_SPARE_CHECKING_CAPTURES`)?
+    #[inline]
+    fn spared_checking_capture(&self, m: Move, gives_check: bool) -> bool {
+        match SEE_SPARE_CHECKING_CAPTURES {
+            0 => false,
+            1 => {
+                let king = self.pos.king(self.pos.side_to_move().flip());
+                gives_check && bitboard::KING[to64(king) & 63] & bitboard::bit64(m.to()) != 0
+            }
+            _ => gives_check,
+        }
+    }
+
     /// The picker of `ply`, made if this ply has none yet (or beyond the stack).
     fn take_picker(&mut self, ply: usize) -> Box<Picker> {
         self.pickers
@@ -1273,7 +1288,7 @@ impl<'a> Tree<'a> {
                 }
             } else if !quiet
                 && d <= SEE_CAPTURE_DEPTH
-                && (SEE_PRUNE_CHECKING_CAPTURES || !gives_check)
+                && !self.spared_checking_capture(m, gives_check)
                 && !self.pos.see_ge(m, -SEE_CAPTURE_MARGIN * d)
             {
                 return Step::Pruned;
