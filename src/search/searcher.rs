@@ -1817,8 +1817,8 @@ impl<'a> Tree<'a> {
                 {
                     continue;
                 }
-                if !self.pos.see_ge(m, 0) && !(qply < QS_SEE_CHECK_PLIES && self.pos.gives_check(m))
-                {
+                let spared = |m| qply < QS_SEE_CHECK_PLIES && self.pos.gives_check(m);
+                if !(self.pos.see_ge(m, 0) || spared(m)) {
                     continue;
                 }
             }
