@@ -17,10 +17,11 @@ use crate::board::attacks::CheckInfo;
 use crate::board::bitboard;
 use crate::board::see::SEE_VALUES;
 use crate::board::Position;
+use crate::eval::mobility::king_reach;
 use crate::eval::Evaluator;
 use crate::movegen::GenType;
 use crate::moves::{Move, MoveList};
-use crate::types::{file_of, rank_of, to64, Colour, Kind};
+use crate::types::{file_of, rank_of, Colour, Kind};
 
 use super::history::{Context, History, Killers};
 use super::limits::Limits;
@@ -760,14 +761,15 @@ impl<'a> Tree<'a> {
     /// (`SEE_SPARE_CHECKING_CAPTURES`)?
     #[inline]
     fn spared_checking_capture(&self, m: Move, gives_check: bool) -> bool {
-        match SEE_SPARE_CHECKING_CAPTURES {
-            0 => false,
-            1 => {
-                let king = self.pos.king(self.pos.side_to_move().flip());
-                gives_check && bitboard::KING[to64(king) & 63] & bitboard::bit64(m.to()) != 0
+        gives_check
+            && match SEE_SPARE_CHECKING_CAPTURES {
+                0 => false,
+                1 => {
+                    let king = self.pos.king(self.pos.side_to_move().flip());
+                    king_reach(king) & bitboard::bit64(m.to()) != 0
+                }
+                _ => true,
             }
-            _ => gives_check,
-        }
     }
 
     /// The picker of `ply`, made if this ply has none yet (or beyond the stack).
@@ -1817,8 +1819,9 @@ impl<'a> Tree<'a> {
                 {
                     continue;
                 }
-                let spared = |m| qply < QS_SEE_CHECK_PLIES && self.pos.gives_check(m);
-                if !(self.pos.see_ge(m, 0) || spared(m)) {
+                if !self.pos.see_ge(m, 0)
+                    && (qply >= QS_SEE_CHECK_PLIES || !self.pos.gives_check(m))
+                {
                     continue;
                 }
             }
