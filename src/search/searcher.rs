@@ -917,6 +917,7 @@ impl<'a> Tree<'a> {
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
         let prev = self.moves[ply - 1];
 
+        let mut mate_threat = false;
         if !pv_node && !in_check {
             let d = depth / ONE_PLY;
             // Reverse futility: far above beta with little depth left, the node will hold,
@@ -964,6 +965,7 @@ impl<'a> Tree<'a> {
                 if self.stopped {
                     return 0;
                 }
+                mate_threat = v <= -MATE_BOUND;
                 if v >= beta {
                     let v = if v >= MATE_BOUND { beta } else { v };
                     // Only a zugzwang-prone node (few pieces) deep enough to afford it is
@@ -1029,6 +1031,9 @@ impl<'a> Tree<'a> {
         let ci = self.pos.check_info();
         if in_check && self.pos.legal_moves().len() == 1 {
             depth += SINGLE_REPLY_EXTENSION;
+        }
+        if mate_threat && (ply as i32) < self.root_depth * EXTENSION_PLY_FACTOR {
+            depth += MATE_THREAT_EXTENSION;
         }
         let killers = self.killers.get(ply);
         let grand = if ply >= 2 {
