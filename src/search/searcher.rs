@@ -1032,7 +1032,8 @@ impl<'a> Tree<'a> {
         if in_check && self.pos.legal_moves().len() == 1 {
             depth += SINGLE_REPLY_EXTENSION;
         }
-        if mate_threat && (ply as i32) < self.root_depth * EXTENSION_PLY_FACTOR {
+        let may_extend = (ply as i32) < self.root_depth * EXTENSION_PLY_FACTOR;
+        if mate_threat && may_extend {
             depth += MATE_THREAT_EXTENSION;
         }
         let killers = self.killers.get(ply);
@@ -1065,7 +1066,7 @@ impl<'a> Tree<'a> {
             in_check,
             eval,
             improving,
-            may_extend: (ply as i32) < self.root_depth * EXTENSION_PLY_FACTOR,
+            may_extend,
             prev,
             ctx,
             killers,
