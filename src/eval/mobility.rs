@@ -41,35 +41,32 @@ pub(crate) fn scan<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>
         let zone = info.king_zone[them];
         let occupied = info.occupied[0] | info.occupied[1];
         let mut mobility = Score::ZERO;
-        // Kind by kind over the kind sets: no board lookup or kind dispatch per piece.
-        for kind in [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen] {
-            let mut set = pos.kind_set(kind) & info.occupied[us];
-            while set != 0 {
-                let from = set.trailing_zeros() as usize;
-                set &= set - 1;
-                let att = match kind {
-                    Kind::Knight => bitboard::KNIGHT[from],
-                    Kind::Bishop => bitboard::bishop(from, occupied),
-                    Kind::Rook => bitboard::rook(from, occupied),
-                    _ => bitboard::queen(from, occupied),
-                };
-                let n = (att & !excluded).count_ones() as usize;
-                let t = &mut info.tracer;
-                mobility += match kind {
-                    Kind::Knight => weight!(t, c, p, knight_mobility[n]),
-                    Kind::Bishop => weight!(t, c, p, bishop_mobility[n]),
-                    Kind::Rook => weight!(t, c, p, rook_mobility[n]),
-                    _ => weight!(t, c, p, queen_mobility[n]),
-                };
-                info.attacked_by[us][kind as usize] |= att;
-                let hits = att & zone;
-                if hits != 0 {
-                    info.king_attackers[us] += 1;
-                    info.king_attack_weight[us] += p.king_attack_weight[kind_slot(kind)].mg();
-                    info.king_zone_hits[us] += hits.count_ones() as i32;
+        // Kind by kind over the kind sets, each kind's loop written out by the macro so that
+        // the attack function and weight table are fixed in it: no board lookup or kind
+        // dispatch per piece.
+        macro_rules! kind_scan {
+            ($kind:expr, $table:ident, $from:ident => $attacks:expr) => {{
+                let mut set = pos.kind_set($kind) & info.occupied[us];
+                while set != 0 {
+                    let $from = set.trailing_zeros() as usize;
+                    set &= set - 1;
+                    let att: u64 = $attacks;
+                    let n = (att & !excluded).count_ones() as usize;
+                    mobility += weight!(info.tracer, c, p, $table[n]);
+                    info.attacked_by[us][$kind as usize] |= att;
+                    let hits = att & zone;
+                    if hits != 0 {
+                        info.king_attackers[us] += 1;
+                        info.king_attack_weight[us] += p.king_attack_weight[kind_slot($kind)].mg();
+                        info.king_zone_hits[us] += hits.count_ones() as i32;
+                    }
                 }
-            }
+            }};
         }
+        kind_scan!(Kind::Knight, knight_mobility, from => bitboard::KNIGHT[from]);
+        kind_scan!(Kind::Bishop, bishop_mobility, from => bitboard::bishop(from, occupied));
+        kind_scan!(Kind::Rook, rook_mobility, from => bitboard::rook(from, occupied));
+        kind_scan!(Kind::Queen, queen_mobility, from => bitboard::queen(from, occupied));
         info.add(Term::Mobility, c, mobility);
         info.attacked_by[us][Kind::King as usize] = king_reach(pos.king(c));
         info.attacked_by[us][Kind::Pawn as usize] = info.pawns.attacks[us];
