@@ -112,6 +112,18 @@ pub fn bit64(sq: crate::types::Square) -> u64 {
     1u64 << crate::types::to64(sq)
 }
 
+pub const FILE_A: u64 = 0x0101_0101_0101_0101;
+pub const FILE_H: u64 = FILE_A << 7;
+
+/// Squares attacked by the pawns in `pawns` of colour `c`.
+#[inline]
+pub fn pawn_attacks(c: Colour, pawns: u64) -> u64 {
+    match c {
+        Colour::White => ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9),
+        Colour::Black => ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7),
+    }
+}
+
 /// Every occupied square of `pos`.
 #[inline]
 pub fn occupied(pos: &Position) -> u64 {

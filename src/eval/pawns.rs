@@ -23,8 +23,7 @@ use crate::types::{rank_of, Colour, Square};
 /// Entries in the pawn hash (a power of two).
 pub const PAWN_HASH_ENTRIES: usize = 16 * 1024;
 
-pub const FILE_A: u64 = 0x0101_0101_0101_0101;
-pub const FILE_H: u64 = FILE_A << 7;
+pub use crate::board::bitboard::{pawn_attacks, FILE_A, FILE_H};
 const RANK_1: u64 = 0xff;
 const BITS_PER_RANK: u32 = 8;
 /// A file mask (bit f for file f) of all eight files.
@@ -70,15 +69,6 @@ pub fn forward_ranks(c: Colour, rank: u8) -> u64 {
     match c {
         Colour::White => (!0u64).checked_shl(shift + BITS_PER_RANK).unwrap_or(0),
         Colour::Black => (1u64 << shift) - 1,
-    }
-}
-
-/// Squares attacked by the pawns in `pawns` of colour `c`.
-#[inline]
-pub fn pawn_attacks(c: Colour, pawns: u64) -> u64 {
-    match c {
-        Colour::White => ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9),
-        Colour::Black => ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7),
     }
 }
 

@@ -31,6 +31,9 @@ pub enum GenType {
 
 const ALL_SQUARES: SquareSet = u128::MAX;
 
+/// Each colour's seventh rank as a 64-bit set: a pawn there promotes with its next step.
+const PROMOTING_RANK: [u64; 2] = [0xff << 48, 0xff << 8];
+
 /// `dirs` as `bitboard::ray` directions (a slider delta that is not a ray fails the build).
 const fn rays_of<const N: usize>(dirs: [i16; N]) -> [usize; N] {
     let mut rays = [0; N];
@@ -400,8 +403,22 @@ impl Position {
         targets: SquareSet,
         list: &mut S,
     ) {
-        for &from in self.pawns(us) {
-            self.gen_pawn::<CAPS, QUIETS, S>(us, from, targets, list);
+        // The capture stage (captures and queen promotions only) wants few pawns, and most
+        // nodes have none that can take anything: a set test finds the ones worth a look, and
+        // the piece list keeps the order the moves have always come out in.
+        let candidates = if CAPS && !QUIETS {
+            let own = self.kind_set(Kind::Pawn) & self.occupancy(us);
+            let captors = bitboard::pawn_attacks(us.flip(), self.occupancy(us.flip()));
+            own & (captors | PROMOTING_RANK[us.index()])
+        } else {
+            !0
+        };
+        if candidates != 0 {
+            for &from in self.pawns(us) {
+                if candidates & bitboard::bit64(from) != 0 {
+                    self.gen_pawn::<CAPS, QUIETS, S>(us, from, targets, list);
+                }
+            }
         }
         if CAPS {
             self.gen_en_passant(us, targets, list);
