@@ -191,7 +191,50 @@ impl Picker {
         m == self.hash || self.specials.contains(&m)
     }
 
+    /// The next move, or `None` when the node has no more.
+    ///
+    /// Most calls only take the next-best move from a list already scored (quiets, quiescence
+    /// captures, evasions); they are served here, and only stage changes go to `advance`. As
+    /// one function, every call paid for the set-up the generating and SEE stages need.
+    #[inline]
     pub fn next(&mut self, pos: &Position, history: &History, ci: &CheckInfo) -> Option<Move> {
+        match self.stage {
+            Stage::Quiets if !self.skip_quiets => {
+                while let Some(m) = self.select_best() {
+                    if !self.is_special(m) {
+                        return Some(m);
+                    }
+                }
+                self.stage = Stage::BadCaptures;
+            }
+            Stage::QsCaptures => {
+                while let Some(m) = self.select_best() {
+                    if m != self.hash {
+                        return Some(m);
+                    }
+                }
+                self.stage = if self.qs_checks {
+                    Stage::QsGenChecks
+                } else {
+                    Stage::Done
+                };
+            }
+            Stage::Evasions => {
+                while let Some(m) = self.select_best() {
+                    if m != self.hash {
+                        return Some(m);
+                    }
+                }
+                self.stage = Stage::Done;
+            }
+            _ => {}
+        }
+        self.advance(pos, history, ci)
+    }
+
+    /// `next` for every other stage: generating, scoring, SEE-testing captures, killers.
+    #[inline(never)]
+    fn advance(&mut self, pos: &Position, history: &History, ci: &CheckInfo) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::Hash => {
