@@ -57,6 +57,17 @@ fn bench_movegen(c: &mut Criterion) {
             }
         })
     });
+    // What the quiescence search and the picker's first stage ask for at almost every node.
+    c.bench_function("movegen/captures", |b| {
+        let mut list = MoveList::new();
+        b.iter(|| {
+            for p in &ps {
+                list.clear();
+                p.generate(GenType::Captures, &mut list);
+                black_box(list.len());
+            }
+        })
+    });
     c.bench_function("movegen/legal", |b| {
         let mut list = MoveList::new();
         b.iter(|| {

@@ -402,10 +402,10 @@ fn estimate(
     finish(pos, total, scales)
 }
 
-/// Runs every term into a fresh `EvalInfo`; shared by `full`, `trace` and the tuner's
-/// `EvalTrace`. Material and placement are left out (the caller has their sum); a tracer is
-/// told of them here, and of the pawn entry's shelter file, but the entry's structure and
-/// passer terms it must have been told of when the entry was computed.
+/// Runs every term into a fresh `EvalInfo`; shared by `trace` and the tuner's `EvalTrace`
+/// (`full` calls the same `fill`). Material and placement are left out (the caller has their
+/// sum); a tracer is told of them here, and of the pawn entry's shelter file, but the entry's
+/// structure and passer terms it must have been told of when the entry was computed.
 pub(crate) fn collect<'a, T: Tracer>(
     pos: &Position,
     p: &Params,
