@@ -168,10 +168,20 @@ impl Picker {
     fn select_best(&mut self) -> Option<Move> {
         let n = self.moves.len();
         let rest = self.scores.get(self.idx..n)?;
-        // Two passes, the maximum (which vectorises) and then its first occurrence, instead of
-        // one compare-and-select chain through every score.
-        let max = *rest.iter().max()?;
-        let best = self.idx + rest.iter().position(|&s| s == max).unwrap_or(0);
+        let (&first, others) = rest.split_first()?;
+        // One pass whose compare-and-select compiles to conditional moves: the earlier two
+        // passes (a vectorised maximum, then a search for its first occurrence) ran fewer
+        // instructions, but the search's exit point was a mispredicted branch at almost every
+        // call. Strictly greater keeps the first of equals, so the order is unchanged.
+        let mut best_offset = 0;
+        let mut max = first;
+        for (i, &s) in others.iter().enumerate() {
+            if s > max {
+                max = s;
+                best_offset = i + 1;
+            }
+        }
+        let best = self.idx + best_offset;
         let list = self.moves.as_mut_slice();
         list.swap(self.idx, best);
         self.scores.swap(self.idx, best);
