@@ -168,7 +168,7 @@ impl History {
     }
 
     /// Ordering score of a quiet move: its own history plus its continuation histories.
-    #[inline]
+    #[inline(always)]
     pub fn score(&self, m: Move, ctx: &Context) -> i32 {
         let pt = piece_to(m);
         let mut v = self.quiet[m.moved().index()][m.to() as usize].load(Relaxed);

@@ -208,38 +208,51 @@ impl Picker {
     /// one function, every call paid for the set-up the generating and SEE stages need.
     #[inline]
     pub fn next(&mut self, pos: &Position, history: &History, ci: &CheckInfo) -> Option<Move> {
-        match self.stage {
-            Stage::Quiets if !self.skip_quiets => {
-                while let Some(m) = self.select_best() {
-                    if !self.is_special(m) {
-                        return Some(m);
-                    }
-                }
-                self.stage = Stage::BadCaptures;
-            }
-            Stage::QsCaptures => {
-                while let Some(m) = self.select_best() {
-                    if m != self.hash {
-                        return Some(m);
-                    }
-                }
-                self.stage = if self.qs_checks {
-                    Stage::QsGenChecks
-                } else {
-                    Stage::Done
-                };
-            }
-            Stage::Evasions => {
-                while let Some(m) = self.select_best() {
-                    if m != self.hash {
-                        return Some(m);
-                    }
-                }
-                self.stage = Stage::Done;
-            }
-            _ => {}
+        let found = match self.stage {
+            Stage::Quiets if !self.skip_quiets => self.next_quiet(),
+            Stage::QsCaptures => self.next_unless_hash(self.after_qs_captures()),
+            Stage::Evasions => self.next_unless_hash(Stage::Done),
+            _ => None,
+        };
+        if found.is_some() {
+            return found;
         }
         self.advance(pos, history, ci)
+    }
+
+    /// The best quiet left that was not already handed out as the hash move or a special;
+    /// with none left, `None` and on to the bad captures.
+    #[inline(always)]
+    fn next_quiet(&mut self) -> Option<Move> {
+        while let Some(m) = self.select_best() {
+            if !self.is_special(m) {
+                return Some(m);
+            }
+        }
+        self.stage = Stage::BadCaptures;
+        None
+    }
+
+    /// The best move left other than the hash move; with none left, `None` and on to `then`.
+    #[inline(always)]
+    fn next_unless_hash(&mut self, then: Stage) -> Option<Move> {
+        while let Some(m) = self.select_best() {
+            if m != self.hash {
+                return Some(m);
+            }
+        }
+        self.stage = then;
+        None
+    }
+
+    /// Where quiescence goes once its captures are spent.
+    #[inline]
+    fn after_qs_captures(&self) -> Stage {
+        if self.qs_checks {
+            Stage::QsGenChecks
+        } else {
+            Stage::Done
+        }
     }
 
     /// `next` for every other stage: generating, scoring, SEE-testing captures, killers.
@@ -303,10 +316,8 @@ impl Picker {
                         self.stage = Stage::BadCaptures;
                         continue;
                     }
-                    match self.select_best() {
-                        Some(m) if self.is_special(m) => {}
-                        Some(m) => return Some(m),
-                        None => self.stage = Stage::BadCaptures,
+                    if let Some(m) = self.next_quiet() {
+                        return Some(m);
                     }
                 }
                 Stage::BadCaptures => {
@@ -330,28 +341,22 @@ impl Picker {
                     });
                     self.stage = Stage::Evasions;
                 }
-                Stage::Evasions => match self.select_best() {
-                    Some(m) if m == self.hash => {}
-                    Some(m) => return Some(m),
-                    None => self.stage = Stage::Done,
-                },
+                Stage::Evasions => {
+                    if let Some(m) = self.next_unless_hash(Stage::Done) {
+                        return Some(m);
+                    }
+                }
                 Stage::QsGenCaptures => {
                     self.moves.clear();
                     pos.generate(GenType::Captures, &mut self.moves);
                     self.load(mvv_lva);
                     self.stage = Stage::QsCaptures;
                 }
-                Stage::QsCaptures => match self.select_best() {
-                    Some(m) if m == self.hash => {}
-                    Some(m) => return Some(m),
-                    None => {
-                        self.stage = if self.qs_checks {
-                            Stage::QsGenChecks
-                        } else {
-                            Stage::Done
-                        }
+                Stage::QsCaptures => {
+                    if let Some(m) = self.next_unless_hash(self.after_qs_captures()) {
+                        return Some(m);
                     }
-                },
+                }
                 Stage::QsGenChecks => {
                     self.moves.clear();
                     pos.generate(GenType::Quiets, &mut self.moves);
