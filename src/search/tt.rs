@@ -61,17 +61,19 @@ impl Bound {
             Bound::Upper => 3,
         }
     }
-    /// A table rather than a `match`: the compiler made the match a jump table, an indirect
-    /// branch per probe that the predictor often missed.
+
+    /// The bound stored in the low two bits of an entry's `flags` (the inverse of `bits`; 0 is
+    /// an empty entry). A table rather than a `match`: the compiler made the match a jump
+    /// table, an indirect branch per probe that the predictor often missed.
     #[inline]
-    fn from_bits(b: u8) -> Option<Bound> {
+    fn from_bits(flags: u8) -> Option<Bound> {
         const BOUNDS: [Option<Bound>; 4] = [
             None,
             Some(Bound::Exact),
             Some(Bound::Lower),
             Some(Bound::Upper),
         ];
-        BOUNDS[(b & 3) as usize]
+        BOUNDS[(flags & 3) as usize]
     }
 }
 
@@ -124,7 +126,7 @@ struct Entry {
 
 impl Entry {
     fn bound(&self) -> Option<Bound> {
-        Bound::from_bits(self.flags & 3)
+        Bound::from_bits(self.flags)
     }
     fn age(&self) -> u8 {
         self.flags >> 2
@@ -384,6 +386,19 @@ impl StripedTable {
 mod tests {
     use super::*;
     use crate::search::params::MATE;
+
+    /// `from_bits`'s table and `bits`'s match spell one mapping twice: they must agree, with
+    /// the age bits above ignored.
+    #[test]
+    fn bound_bits_round_trip() {
+        for bound in [Bound::Exact, Bound::Lower, Bound::Upper] {
+            for age in [0u8, 1, AGE_CYCLE - 1] {
+                assert_eq!(Bound::from_bits(bound.bits() | (age << 2)), Some(bound));
+            }
+        }
+        assert_eq!(Bound::from_bits(0), None);
+        assert_eq!(Bound::from_bits((AGE_CYCLE - 1) << 2), None);
+    }
 
     #[test]
     fn bucket_is_one_cache_line() {
