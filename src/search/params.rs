@@ -59,6 +59,12 @@ pub const SINGULAR_MARGIN_PER_PLY: i32 = 2;
 /// least beta is searched this much shallower (the negative extension).
 pub const SINGULAR_EXTENSION: i32 = ONE_PLY;
 pub const SINGULAR_NEGATIVE_EXTENSION: i32 = -ONE_PLY;
+/// Outside the principal variation, a hash move whose rivals all fall this many centipawns
+/// below the singular bound is extended by `SINGULAR_DOUBLE_EXTENSION` instead, past
+/// `EXTENSION_CAP` (a forced line is searched two plies deeper; the ply limit of
+/// `EXTENSION_PLY_FACTOR` still bounds the path). `i32::MAX`: off.
+pub const SINGULAR_DOUBLE_MARGIN: i32 = i32::MAX;
+pub const SINGULAR_DOUBLE_EXTENSION: i32 = 2 * ONE_PLY;
 
 // ----- ProbCut -----
 /// ProbCut on or off. Off since it was first measured alone (it came in with a bundle):

@@ -1020,7 +1020,7 @@ impl<'a> Tree<'a> {
 
         let singular_ext = match hit {
             Some(h) if excluded.is_none() && !tt_move.is_none() => {
-                match self.singular(h, tt_move, depth, beta, ply, cut_node) {
+                match self.singular(h, tt_move, depth, beta, ply, pv_node, cut_node) {
                     Singular::Extend(e) => e,
                     Singular::MultiCut(v) => return v,
                 }
@@ -1211,6 +1211,7 @@ impl<'a> Tree<'a> {
     /// out, against a bound a little below its score. Singular: extend it. Not singular and
     /// even that lowered bound beats beta: several moves refute this node (multi-cut), so it
     /// fails high. Not singular but its score beats beta: search it shallower.
+    #[allow(clippy::too_many_arguments)]
     fn singular(
         &mut self,
         h: TtHit,
@@ -1218,6 +1219,7 @@ impl<'a> Tree<'a> {
         depth: i32,
         beta: i32,
         ply: usize,
+        pv_node: bool,
         cut_node: bool,
     ) -> Singular {
         let usable = depth >= SINGULAR_MIN_DEPTH
@@ -1241,7 +1243,9 @@ impl<'a> Tree<'a> {
         if self.stopped {
             return Singular::Extend(0);
         }
-        if v < singular_beta {
+        if !pv_node && v < singular_beta.saturating_sub(SINGULAR_DOUBLE_MARGIN) {
+            Singular::Extend(SINGULAR_DOUBLE_EXTENSION)
+        } else if v < singular_beta {
             Singular::Extend(SINGULAR_EXTENSION)
         } else if singular_beta >= beta {
             Singular::MultiCut(singular_beta)
@@ -1327,10 +1331,14 @@ impl<'a> Tree<'a> {
             {
                 ext += PAWN_SEVENTH_EXTENSION;
             }
-            if m == n.tt_move {
+            // A double singular extension is the one extension allowed past the cap.
+            let cap = if m == n.tt_move {
                 ext += n.singular_ext;
-            }
-            ext = ext.min(EXTENSION_CAP);
+                EXTENSION_CAP.max(n.singular_ext)
+            } else {
+                EXTENSION_CAP
+            };
+            ext = ext.min(cap);
         }
         let new_depth = depth - ONE_PLY + ext;
 
