@@ -10,12 +10,13 @@
 #                                                     kept); PGN and log in $OUT
 # Pool the PGN with this machine's runs: tools/pool_sprt.py --new-name NAME 0 10 PGN...
 set -euo pipefail
-repo="$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)"
+repo="$(cd "$(dirname "$0")/.." && pwd)"
 dev="$repo/.dev"
 case "${1:-}" in
 prep)
     [ $# -eq 4 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
-    grep -qx '/.dev/' "$repo/.git/info/exclude" || echo '/.dev/' >>"$repo/.git/info/exclude"
+    mkdir -p "$repo/.git/info"
+    grep -qsx '/.dev/' "$repo/.git/info/exclude" || echo '/.dev/' >>"$repo/.git/info/exclude"
     rm -rf "$dev" && mkdir -p "$dev/site" "$dev/openings"
     shared="${SHARED:-$repo/../shared}"
     cp "$shared/tools/match/match.py" "$dev/"
