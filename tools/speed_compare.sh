@@ -5,11 +5,16 @@
 # Usage: tools/speed_compare.sh bench ROUNDS SQUALL...    `squall bench` nps
 #        tools/speed_compare.sh go ROUNDS ENGINE...       UCI `go movetime 4000` nps, Hash 16,
 #                                                          no book, start position and middlegame
+#        tools/speed_compare.sh pair ROUNDS ENGINE_A ENGINE_B   the same, but A and B search at
+#                                                          once, each pinned to its own core, then
+#                                                          with the cores swapped: a slow spell of
+#                                                          a shared machine hits both alike, so the
+#                                                          paired ratios A/B spread far less
 # e.g. tools/speed_compare.sh go 5 /work/bin/squall-main target/release/squall /usr/games/toga2
 set -euo pipefail
 
 if [ $# -lt 3 ]; then
-    sed -n '2,9p' "$0" >&2
+    sed -n '2,14p' "$0" >&2
     exit 2
 fi
 mode="$1"
@@ -57,8 +62,30 @@ go)
         for e in "$@"; do report "$p | $e" ${runs[$e]}; done
     done
     ;;
+pair)
+    [ $# -eq 2 ] || { echo "pair takes two engines" >&2; exit 2; }
+    a="$1" b="$2"
+    for p in "position startpos" "position fen $MID"; do
+        ra="" rb="" ratios=""
+        for _ in $(seq "$rounds"); do
+            for cores in "0 1" "1 0"; do
+                set -- $cores
+                taskset -c "$1" bash -c "$(declare -f go_nps); go_nps '$a' '$p'" >/tmp/pair-a.$$ &
+                taskset -c "$2" bash -c "$(declare -f go_nps); go_nps '$b' '$p'" >/tmp/pair-b.$$ &
+                wait
+                x=$(cat /tmp/pair-a.$$) y=$(cat /tmp/pair-b.$$)
+                ra="$ra $x" rb="$rb $y"
+                ratios="$ratios $(awk -v x="$x" -v y="$y" 'BEGIN {printf "%.3f", x / y}')"
+            done
+        done
+        rm -f /tmp/pair-a.$$ /tmp/pair-b.$$
+        report "$p | $a" $ra
+        report "$p | $b" $rb
+        echo "$p | paired ratio A/B: median $(echo $ratios | median) ; $(echo $ratios | tr ' ' '\n' | awk '$1 > 1' | wc -l) of $(echo $ratios | wc -w) above 1 ; ratios $ratios"
+    done
+    ;;
 *)
-    echo "unknown mode '$mode' (bench or go)" >&2
+    echo "unknown mode '$mode' (bench, go or pair)" >&2
     exit 2
     ;;
 esac
