@@ -916,6 +916,25 @@ impl<'a> Tree<'a> {
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
         let prev = self.moves[ply - 1];
+        // What the pruning below trusts: the hash score where its bound places the true
+        // score beyond the evaluation (`TT_SCORE_AS_EVAL`), else the evaluation.
+        let static_eval = eval;
+        let eval = match hit {
+            Some(h)
+                if TT_SCORE_AS_EVAL
+                    && !in_check
+                    && excluded.is_none()
+                    && h.score.abs() < MATE_BOUND
+                    && match h.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => h.score > eval,
+                        Bound::Upper => h.score < eval,
+                    } =>
+            {
+                h.score
+            }
+            _ => eval,
+        };
 
         let mut mate_threat = false;
         if !pv_node && !in_check {
@@ -1191,8 +1210,8 @@ impl<'a> Tree<'a> {
         if !in_check
             && (best_move.is_none() || best_move.is_quiet())
             && best.abs() < MATE_BOUND
-            && !(bound == Bound::Lower && best <= eval)
-            && !(bound == Bound::Upper && best >= eval)
+            && !(bound == Bound::Lower && best <= static_eval)
+            && !(bound == Bound::Upper && best >= static_eval)
         {
             if let Some(pawn_key) = self.correction_key() {
                 self.history
