@@ -98,11 +98,12 @@ pub const NULL_VERIFY_MAX_PIECES: usize = 1;
 pub const NULL_VERIFY_DEPTH: i32 = 8 * ONE_PLY;
 
 // ----- pruning near the leaves (depths in plies) -----
-/// The pruning decisions of a node (reverse futility, razoring, null move, ProbCut, futility)
-/// take the hash score instead of the static evaluation when its bound says the true score
-/// lies beyond the evaluation on that side: a lower bound above it or an upper bound below
-/// it. "Improving" and the correction history keep the static evaluation. `false`: off.
-pub const TT_SCORE_AS_EVAL: bool = false;
+/// Pruning decisions take the hash score instead of the static evaluation when its bound says
+/// the true score lies beyond the evaluation on that side (a lower bound above it or an upper
+/// bound below it): 1 for reverse futility and null move only, 2 for razoring, ProbCut and
+/// move futility too. "Improving" and the correction history keep the static evaluation.
+/// 0: off.
+pub const TT_SCORE_AS_EVAL: u8 = 0;
 pub const REVERSE_FUTILITY_DEPTH: i32 = 6;
 pub const REVERSE_FUTILITY_MARGIN: i32 = 90;
 /// Reverse futility is skipped after a queen move that brings a queen to bear on our king,

@@ -917,11 +917,12 @@ impl<'a> Tree<'a> {
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
         let prev = self.moves[ply - 1];
         // What the pruning below trusts: the hash score where its bound places the true
-        // score beyond the evaluation (`TT_SCORE_AS_EVAL`), else the evaluation.
+        // score beyond the evaluation (`TT_SCORE_AS_EVAL`), else the evaluation. Reverse
+        // futility and null move take `eval`, the frontier's pruning `frontier_eval`.
         let static_eval = eval;
         let eval = match hit {
             Some(h)
-                if TT_SCORE_AS_EVAL
+                if TT_SCORE_AS_EVAL != 0
                     && !in_check
                     && excluded.is_none()
                     && h.score.abs() < MATE_BOUND
@@ -934,6 +935,11 @@ impl<'a> Tree<'a> {
                 h.score
             }
             _ => eval,
+        };
+        let frontier_eval = if TT_SCORE_AS_EVAL == 2 {
+            eval
+        } else {
+            static_eval
         };
 
         let mut mate_threat = false;
@@ -952,7 +958,7 @@ impl<'a> Tree<'a> {
                 return eval;
             }
             // Razoring: hopeless at the frontier unless a capture saves it.
-            if d <= RAZOR_DEPTH && excluded.is_none() && eval + RAZOR_MARGIN * d < alpha {
+            if d <= RAZOR_DEPTH && excluded.is_none() && frontier_eval + RAZOR_MARGIN * d < alpha {
                 let q = self.quiescence(alpha, beta, ply, 0);
                 if q < alpha {
                     return q;
@@ -1025,7 +1031,7 @@ impl<'a> Tree<'a> {
             let known_below =
                 hit.is_some_and(|h| h.depth >= depth - PROBCUT_REDUCTION && h.score < rbeta);
             if !known_below {
-                if let Some(v) = self.probcut(eval, rbeta, depth, ply, cut_node) {
+                if let Some(v) = self.probcut(frontier_eval, rbeta, depth, ply, cut_node) {
                     return v;
                 }
             }
@@ -1083,7 +1089,7 @@ impl<'a> Tree<'a> {
             tt_move,
             singular_ext,
             in_check,
-            eval,
+            eval: frontier_eval,
             improving,
             may_extend,
             prev,
