@@ -22,7 +22,8 @@ rounds="$2"
 shift 2
 MID="r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8"
 
-median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# The middle value; with an even count (always, in `pair` mode) the mean of the two middle ones.
+median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 go_nps() { # engine position-command
     (
