@@ -23,6 +23,7 @@ use crate::movegen::GenType;
 use crate::moves::{Move, MoveList};
 use crate::types::{file_of, rank_of, Colour, Kind};
 
+use super::correction::CorrectionKeys;
 use super::history::{Context, History, Killers};
 use super::limits::Limits;
 use super::params::*;
@@ -1219,10 +1220,10 @@ impl<'a> Tree<'a> {
             && !(bound == Bound::Lower && best <= static_eval)
             && !(bound == Bound::Upper && best >= static_eval)
         {
-            if let Some(pawn_key) = self.correction_key() {
+            if let Some(keys) = self.correction_key() {
                 self.history
                     .correction
-                    .update(us, pawn_key, raw_eval, best, depth);
+                    .update(us, keys, raw_eval, best, depth);
             }
         }
         let stored_eval = if in_check { 0 } else { raw_eval };
@@ -1719,13 +1720,17 @@ impl<'a> Tree<'a> {
         self.job.idle.fetch_sub(1, Ordering::Relaxed);
     }
 
-    /// The correction history's key for this position: its pawn key, or none without pawns.
+    /// The correction history's keys for this position: its pawn key and the key of the other
+    /// pieces, or none without pawns.
     /// Every pawnless position shares one pawn key, so an entry learnt in one pawnless ending
     /// would shift the evaluation of all others (it broke the KBNK mate, whose recogniser's
     /// gradient toward the corner must stay as it is).
     #[inline]
-    fn correction_key(&self) -> Option<u64> {
-        (self.pos.kind_set(Kind::Pawn) != 0).then(|| self.pos.pawn_key())
+    fn correction_key(&self) -> Option<CorrectionKeys> {
+        (self.pos.kind_set(Kind::Pawn) != 0).then(|| CorrectionKeys {
+            pawn: self.pos.pawn_key(),
+            non_pawn: self.pos.key() ^ self.pos.pawn_key(),
+        })
     }
 
     /// The static evaluation `raw` plus what the correction history has learnt about this
@@ -1733,11 +1738,10 @@ impl<'a> Tree<'a> {
     #[inline]
     fn corrected(&self, raw: i32) -> i32 {
         match self.correction_key() {
-            Some(pawn_key) => {
-                self.history
-                    .correction
-                    .corrected(self.pos.side_to_move(), pawn_key, raw)
-            }
+            Some(keys) => self
+                .history
+                .correction
+                .corrected(self.pos.side_to_move(), keys, raw),
             None => raw,
         }
     }
