@@ -159,6 +159,14 @@ pub const LMR_CUT_NODE: i32 = 0;
 /// Extra reduction (quarter plies) of quiet moves when the hash move is a capture (the
 /// capture is the likely refutation). 0: off (not yet screened by games).
 pub const LMR_TT_CAPTURE: i32 = 0;
+/// A reduced move that beats alpha is searched again a ply deeper when its reduced score
+/// beats the node's best so far by `LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * plies`, a ply
+/// shallower when by less than `LMR_SHALLOWER_MARGIN` (Stockfish's "do deeper / do
+/// shallower"). Off: the re-search is at the unreduced depth.
+pub const LMR_DEEPER_SHALLOWER: bool = false;
+pub const LMR_DEEPER_BASE: i32 = 20;
+pub const LMR_DEEPER_PER_PLY: i32 = 1;
+pub const LMR_SHALLOWER_MARGIN: i32 = 5;
 
 // ----- quiescence -----
 pub const DELTA_MARGIN: i32 = 150;

@@ -1409,11 +1409,24 @@ impl<'a> Tree<'a> {
             } else {
                 -self.alpha_beta(-alpha - 1, -alpha, new_depth, ply + 1, !n.cut_node)
             };
+            let mut full_depth = new_depth;
             if s > alpha && r > 0 {
-                s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, ply + 1, !n.cut_node);
+                // The reduced search's margin over the best so far sizes the re-search: far
+                // above it, a ply deeper; barely above, a ply shallower (`LMR_DEEPER_SHALLOWER`).
+                if LMR_DEEPER_SHALLOWER {
+                    let deeper = LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * (new_depth / ONE_PLY);
+                    if s > best + deeper {
+                        full_depth += ONE_PLY;
+                    } else if s < best + LMR_SHALLOWER_MARGIN {
+                        full_depth -= ONE_PLY;
+                    }
+                }
+                if full_depth > new_depth - r {
+                    s = -self.alpha_beta(-alpha - 1, -alpha, full_depth, ply + 1, !n.cut_node);
+                }
             }
             if s > alpha && s < beta {
-                s = -self.alpha_beta(-beta, -alpha, new_depth, ply + 1, false);
+                s = -self.alpha_beta(-beta, -alpha, full_depth, ply + 1, false);
             }
             s
         };
