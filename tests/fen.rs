@@ -220,3 +220,25 @@ fn mutated_fens_never_panic() {
         }
     }
 }
+
+/// The correction history's per-colour key of the pieces other than pawns: pawn moves leave
+/// it alone, a piece move changes only its own colour's, and make/unmake restores it.
+#[test]
+fn non_pawn_keys_follow_the_pieces_only() {
+    use squall::types::Colour::{Black, White};
+    let mut pos =
+        Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+            .expect("valid FEN");
+    let (w, b) = (pos.non_pawn_key(White), pos.non_pawn_key(Black));
+    assert_ne!(w, b);
+    let pawn_move = pos.parse_uci_move("d2d3").expect("legal");
+    pos.make(pawn_move);
+    assert_eq!((pos.non_pawn_key(White), pos.non_pawn_key(Black)), (w, b));
+    let knight_move = pos.parse_uci_move("g8f6").expect("legal");
+    pos.make(knight_move);
+    assert_eq!(pos.non_pawn_key(White), w);
+    assert_ne!(pos.non_pawn_key(Black), b);
+    pos.unmake();
+    pos.unmake();
+    assert_eq!((pos.non_pawn_key(White), pos.non_pawn_key(Black)), (w, b));
+}

@@ -188,6 +188,15 @@ impl Position {
         self.pawn_key
     }
 
+    /// The zobrist key of `c`'s pieces other than pawns (king included), computed from the
+    /// piece list (the correction history's use; nothing keeps it incrementally).
+    pub fn non_pawn_key(&self, c: Colour) -> u64 {
+        let z = &*zobrist::ZOBRIST;
+        self.pieces(c).iter().fold(0, |k, &sq| {
+            k ^ z.piece(self.board[(sq & 0x7f) as usize], sq)
+        })
+    }
+
     #[inline]
     pub fn material_key(&self) -> u64 {
         self.material_key

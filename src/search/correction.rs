@@ -10,10 +10,12 @@
 //! deeper the search was. The corrected evaluation is what pruning decisions and "improving"
 //! see; the hash table keeps the raw one, so a correction is never applied twice.
 //!
-//! A second table keyed by the placement of everything but the pawns (the position key with
-//! the pawn key taken out) learns the same differences; the correction used is a weighted sum
-//! of the two entries (`CORRECTION_PAWN_WEIGHT`, `CORRECTION_NON_PAWN_WEIGHT`, in quarters), as
-//! Stockfish combines its several correction tables.
+//! Two more tables, keyed by the placement of one colour's pieces other than pawns (king
+//! included), learn the same differences; the correction used is a weighted sum of the
+//! entries (`CORRECTION_PAWN_WEIGHT` for the pawn one, `CORRECTION_NON_PAWN_WEIGHT` for each
+//! colour's, in quarters), as Stockfish combines its several correction tables. (One key for
+//! both colours' pieces together was tried first: it names nearly a single position, learns
+//! little that carries over, and lost games.)
 //!
 //! Entries are relaxed atomics like the move histories: a lost concurrent update is harmless
 //! and nothing is torn.
@@ -33,15 +35,15 @@ use super::params::{
 #[derive(Clone, Copy, Debug)]
 pub struct CorrectionKeys {
     pub pawn: u64,
-    /// Every piece but the pawns (and the side to move, castling and en-passant terms of the
-    /// position key: constant for one side to move, and rare).
-    pub non_pawn: u64,
+    /// Each colour's pieces other than pawns (`Position::non_pawn_key`), by colour index.
+    pub non_pawn: [u64; 2],
 }
 
-/// Two tables (pawn structure, the other pieces), each with one half per side to move,
-/// indexed by the low bits of their key.
+/// The pawn-structure table and one table per colour for its other pieces, each with one
+/// half per side to move, indexed by the low bits of their key.
 pub struct Correction {
     table: Vec<AtomicI16>,
+    /// Both colours' tables, White's first.
     non_pawn: Vec<AtomicI16>,
 }
 
@@ -62,7 +64,9 @@ impl Correction {
             table: table(),
             // Not allocated while switched off (the constant folds the uses away).
             non_pawn: if CORRECTION_NON_PAWN_WEIGHT != 0 {
-                table()
+                (0..4 * CORRECTION_ENTRIES)
+                    .map(|_| AtomicI16::new(0))
+                    .collect()
             } else {
                 Vec::new()
             },
@@ -86,8 +90,11 @@ impl Correction {
         let mut sum =
             Self::slot(&self.table, stm, keys.pawn).load(Relaxed) as i32 * CORRECTION_PAWN_WEIGHT;
         if CORRECTION_NON_PAWN_WEIGHT != 0 {
-            sum += Self::slot(&self.non_pawn, stm, keys.non_pawn).load(Relaxed) as i32
-                * CORRECTION_NON_PAWN_WEIGHT;
+            let np = |c: usize| {
+                let half = &self.non_pawn[c * 2 * CORRECTION_ENTRIES..][..2 * CORRECTION_ENTRIES];
+                Self::slot(half, stm, keys.non_pawn[c]).load(Relaxed) as i32
+            };
+            sum += (np(0) + np(1)) * CORRECTION_NON_PAWN_WEIGHT;
         }
         let c = sum / (4 * CORRECTION_GRAIN);
         (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
@@ -108,7 +115,10 @@ impl Correction {
         };
         learn(Self::slot(&self.table, stm, keys.pawn));
         if CORRECTION_NON_PAWN_WEIGHT != 0 {
-            learn(Self::slot(&self.non_pawn, stm, keys.non_pawn));
+            for c in 0..2 {
+                let half = &self.non_pawn[c * 2 * CORRECTION_ENTRIES..][..2 * CORRECTION_ENTRIES];
+                learn(Self::slot(half, stm, keys.non_pawn[c]));
+            }
         }
     }
 }
@@ -117,12 +127,12 @@ impl Correction {
 mod tests {
     use super::*;
 
-    /// Keys whose two halves agree, so both tables learn alike and the correction is the
-    /// learnt difference times the weights' sum (`scale`).
+    /// Keys that agree, so every table learns alike and the correction is the learnt
+    /// difference times the weights' sum (`scale`).
     fn k(key: u64) -> CorrectionKeys {
         CorrectionKeys {
             pawn: key,
-            non_pawn: key,
+            non_pawn: [key, key],
         }
     }
 
@@ -134,7 +144,7 @@ mod tests {
             c.update(Colour::White, k(7), 50, 90, 10 * ONE_PLY);
         }
         // A weight of 4 quarters in all while the non-pawn table is off.
-        let scale = |x: i32| x * (CORRECTION_PAWN_WEIGHT + CORRECTION_NON_PAWN_WEIGHT) / 4;
+        let scale = |x: i32| x * (CORRECTION_PAWN_WEIGHT + 2 * CORRECTION_NON_PAWN_WEIGHT) / 4;
         let v = c.corrected(Colour::White, k(7), 50);
         assert!((50 + scale(35)..=50 + scale(40)).contains(&v), "{v}");
         // The other side to move and other keys are untouched.

@@ -192,9 +192,9 @@ pub const CORRECTION_LIMIT: i32 = 192 * CORRECTION_GRAIN;
 /// new difference, at most CORRECTION_MAX_WEIGHT / CORRECTION_WEIGHT_SCALE.
 pub const CORRECTION_WEIGHT_SCALE: i32 = 256;
 pub const CORRECTION_MAX_WEIGHT: i32 = 16;
-/// The correction is the pawn-structure entry times `CORRECTION_PAWN_WEIGHT` plus the
-/// other-pieces entry times `CORRECTION_NON_PAWN_WEIGHT`, in quarters. 0 switches the
-/// second table off (neither read, written nor allocated).
+/// The correction is the pawn-structure entry times `CORRECTION_PAWN_WEIGHT` plus each
+/// colour's other-pieces entry times `CORRECTION_NON_PAWN_WEIGHT`, in quarters. 0 switches
+/// the other-pieces tables off (neither read, written nor allocated).
 pub const CORRECTION_PAWN_WEIGHT: i32 = 4;
 pub const CORRECTION_NON_PAWN_WEIGHT: i32 = 0;
 

@@ -1733,8 +1733,8 @@ impl<'a> Tree<'a> {
         self.job.idle.fetch_sub(1, Ordering::Relaxed);
     }
 
-    /// The correction history's keys for this position: its pawn key and the key of the other
-    /// pieces, or none without pawns.
+    /// The correction history's keys for this position: its pawn key and each colour's key of
+    /// its other pieces, or none without pawns.
     /// Every pawnless position shares one pawn key, so an entry learnt in one pawnless ending
     /// would shift the evaluation of all others (it broke the KBNK mate, whose recogniser's
     /// gradient toward the corner must stay as it is).
@@ -1742,7 +1742,11 @@ impl<'a> Tree<'a> {
     fn correction_key(&self) -> Option<CorrectionKeys> {
         (self.pos.kind_set(Kind::Pawn) != 0).then(|| CorrectionKeys {
             pawn: self.pos.pawn_key(),
-            non_pawn: self.pos.key() ^ self.pos.pawn_key(),
+            non_pawn: if CORRECTION_NON_PAWN_WEIGHT != 0 {
+                Colour::BOTH.map(|c| self.pos.non_pawn_key(c))
+            } else {
+                [0; 2]
+            },
         })
     }
 
