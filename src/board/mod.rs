@@ -192,9 +192,9 @@ impl Position {
     /// piece list (the correction history's use; nothing keeps it incrementally).
     pub fn non_pawn_key(&self, c: Colour) -> u64 {
         let z = &*zobrist::ZOBRIST;
-        self.pieces(c).iter().fold(0, |k, &sq| {
-            k ^ z.piece(self.board[(sq & 0x7f) as usize], sq)
-        })
+        self.pieces(c)
+            .iter()
+            .fold(0, |k, &sq| k ^ z.piece(self.piece_at(sq), sq))
     }
 
     #[inline]
