@@ -117,18 +117,25 @@ impl Position {
         let (first_gain, first_on_square) = first_move_values(m);
 
         let target64 = to64(target) & 63;
-        let occupied = bitboard::occupied(self);
+        // The first move has left its square (and taken the en-passant pawn off the board):
+        // the attackers over that occupancy are the board's plus the x-rays it uncovered, as
+        // `vacate` would have made them.
+        let mut occupied = bitboard::occupied(self) & !bitboard::bit64(m.from());
+        if m.is_en_passant() {
+            occupied &= !bitboard::bit64((target as i16 - us.forward()) as Square);
+        }
+        let attackers = self.attackers_of(target64, occupied) & occupied;
+        // Nothing of theirs can take back (the common case for a quiet move): the first
+        // move's gain stands.
+        if attackers & self.occupancy(us.flip()) == 0 {
+            return first_gain;
+        }
         let mut ex = Exchange {
             target,
             target64,
             occupied,
-            attackers: self.attackers_of(target64, occupied),
+            attackers,
         };
-        ex.vacate(self, bitboard::bit64(m.from()));
-        if m.is_en_passant() {
-            let captured_sq = (target as i16 - us.forward()) as Square;
-            ex.vacate(self, bitboard::bit64(captured_sq));
-        }
 
         let mut gain = [0i32; MAX_SWAPS];
         gain[0] = first_gain;
