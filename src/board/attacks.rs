@@ -389,21 +389,31 @@ impl Position {
             return false;
         }
         let us = self.side;
-        let ksq = self.king(us.flip());
-        let to = m.to();
-        let mut vacated = bit(m.from());
+        let k64 = to64(self.king(us.flip())) & 63;
+        let mut vacated = bitboard::bit64(m.from());
         if m.is_en_passant() {
-            vacated |= bit((to as i16 - us.forward()) as Square);
+            vacated |= bitboard::bit64((m.to() as i16 - us.forward()) as Square);
         }
-        let mut v = vacated;
-        while v != 0 {
-            let sq = v.trailing_zeros() as Square;
-            v &= v - 1;
-            if self.slider_behind(sq, ksq, vacated, to, us).is_some() {
-                return true;
-            }
+        // Only a square on a line through the enemy king can open a line onto it.
+        let diagonal = vacated & bitboard::DIAGONALS[k64] != 0;
+        let straight = vacated & bitboard::ORTHOGONALS[k64] != 0;
+        if !diagonal && !straight {
+            return false;
         }
-        false
+        // No slider of ours sees the king now (it is our move), and filling the target
+        // square closes lines rather than opening them: so any of our sliders (the mover
+        // aside) that sees the king over the board after the move sees it through a vacated
+        // square.
+        let occupied = (bitboard::occupied(self) & !vacated) | bitboard::bit64(m.to());
+        let queens = self.kind_set(Kind::Queen);
+        let mut seen = 0;
+        if diagonal {
+            seen |= bitboard::bishop(k64, occupied) & (self.kind_set(Kind::Bishop) | queens);
+        }
+        if straight {
+            seen |= bitboard::rook(k64, occupied) & (self.kind_set(Kind::Rook) | queens);
+        }
+        seen & self.occupancy(us) & !vacated != 0
     }
 
     /// The slider of colour `us` that sees `ksq` through `gap`, once the squares in `vacated`
