@@ -18,7 +18,7 @@ use super::params::Params;
 use super::score::Score;
 use super::tracer::{NoTrace, Tracer};
 use crate::board::Position;
-use crate::types::{rank_of, Colour, Square};
+use crate::types::Colour;
 
 /// Entries in the pawn hash (a power of two).
 pub const PAWN_HASH_ENTRIES: usize = 16 * 1024;
@@ -84,6 +84,60 @@ fn rearmost_relative_rank(c: Colour, set: u64) -> usize {
     }
 }
 
+/// The squares of `set` moved one rank toward `c`'s promotion rank.
+#[inline]
+fn step_forward(c: Colour, set: u64) -> u64 {
+    match c {
+        Colour::White => set << BITS_PER_RANK,
+        Colour::Black => set >> BITS_PER_RANK,
+    }
+}
+
+/// The squares of `set` moved one rank back toward `c`'s first rank.
+#[inline]
+fn step_back(c: Colour, set: u64) -> u64 {
+    match c {
+        Colour::White => set >> BITS_PER_RANK,
+        Colour::Black => set << BITS_PER_RANK,
+    }
+}
+
+/// `set` and every square in front of its squares on their files, from `c`'s side.
+#[inline]
+fn front_fill(c: Colour, mut set: u64) -> u64 {
+    match c {
+        Colour::White => {
+            set |= set << 8;
+            set |= set << 16;
+            set | set << 32
+        }
+        Colour::Black => {
+            set |= set >> 8;
+            set |= set >> 16;
+            set | set >> 32
+        }
+    }
+}
+
+/// Every square strictly behind a square of `set` on its file, from `c`'s side: where a pawn
+/// of `c` has a man of `set` in front of it on its file.
+#[inline]
+fn strictly_behind(c: Colour, set: u64) -> u64 {
+    front_fill(c.flip(), step_back(c, set))
+}
+
+/// The whole files holding a square of `set`.
+#[inline]
+fn file_fill(set: u64) -> u64 {
+    front_fill(Colour::White, set) | front_fill(Colour::Black, set)
+}
+
+/// The squares of `set` moved one file left and one file right.
+#[inline]
+fn beside(set: u64) -> u64 {
+    ((set & !FILE_A) >> 1) | ((set & !FILE_H) << 1)
+}
+
 /// What the evaluation needs to know about one pawn skeleton.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PawnEntry {
@@ -132,16 +186,20 @@ impl PawnEntry {
             ..PawnEntry::default()
         };
         for c in Colour::BOTH {
-            for &sq in pos.pawns(c) {
-                e.pawns[c.index()] |= bb(sq);
-                e.files[c.index()] |= 1 << (sq & 7);
-            }
+            let pawns = pos.kind_set(crate::types::Kind::Pawn) & pos.occupancy(c);
+            e.pawns[c.index()] = pawns;
+            // Every rank folded onto the first: bit f for a pawn on file f.
+            let mut files = pawns;
+            files |= files >> 32;
+            files |= files >> 16;
+            files |= files >> 8;
+            e.files[c.index()] = files as u8;
         }
         for c in Colour::BOTH {
             e.attacks[c.index()] = pawn_attacks(c, e.pawns[c.index()]);
         }
         for c in Colour::BOTH {
-            e.analyse_colour(pos, p, c, t);
+            e.analyse_colour(p, c, t);
         }
         e
     }
@@ -172,66 +230,72 @@ impl PawnEntry {
         self.shelter[c.index()][file]
     }
 
-    fn analyse_colour<T: Tracer>(&mut self, pos: &Position, p: &Params, c: Colour, t: &mut T) {
+    /// The structure terms of colour `c`, on whole sets of pawns at once (each rank-indexed
+    /// weight then walks only the pawns its set holds). Per pawn, as the rules read:
+    /// - isolated: no own pawn on a neighbouring file (more when no enemy pawn is in front);
+    /// - backward: not isolated, every own pawn on the neighbouring files is ahead of it (so
+    ///   none can come to its defence), and an enemy pawn guards its stop square (more when
+    ///   no enemy pawn is in front);
+    /// - doubled: an own pawn in front on its file; connected: guarded by an own pawn;
+    ///   phalanx: an own pawn beside it on its rank;
+    /// - passed: neither doubled nor opposed and no enemy pawn in front on a neighbouring file
+    ///   (the sentries); candidate: neither doubled nor opposed but with sentries, and at least
+    ///   as many own pawns level or behind on the neighbouring files to escort it.
+    fn analyse_colour<T: Tracer>(&mut self, p: &Params, c: Colour, t: &mut T) {
         let us = c.index();
         let them = c.flip().index();
         let own = self.pawns[us];
         let theirs = self.pawns[them];
-        let mut structure = Score::ZERO;
-        let mut passers = Score::ZERO;
-        for &sq in pos.pawns(c) {
-            let file = sq & 7;
-            let rank = rank_of(sq);
-            let rr = c.relative_rank(rank) as usize;
-            let on_file = file_mask(file);
-            let beside = adjacent_files(file);
+        let sentried = strictly_behind(c, beside(theirs));
+        let opposed = own & strictly_behind(c, theirs);
+        let doubled = own & strictly_behind(c, own);
+        let isolated = own & !beside(file_fill(own));
+        let supported = own & self.attacks[us];
+        let phalanx = own & beside(own);
+        // An own pawn on a neighbouring file level with it or behind it (guards and phalanx
+        // partners included) could still defend it.
+        let defensible = front_fill(c, beside(own));
+        let stop_guarded = step_back(c, self.attacks[them]);
+        let backward = own & !isolated & !defensible & stop_guarded;
+        let free = own & !doubled & !opposed;
+        let passed = free & !sentried;
+        self.attack_span[us] = front_fill(c, step_forward(c, beside(own)));
+        self.passed[us] = passed;
+
+        let mut structure = weight_times!(t, c, p, isolated, count(isolated))
+            + weight_times!(t, c, p, isolated_open, count(isolated & !opposed))
+            + weight_times!(t, c, p, backward, count(backward))
+            + weight_times!(t, c, p, backward_open, count(backward & !opposed))
+            + weight_times!(t, c, p, doubled, count(doubled));
+        let relative_rank = |b: u64| c.relative_rank((b.trailing_zeros() / BITS_PER_RANK) as u8);
+        let mut set = supported;
+        while set != 0 {
+            structure += weight!(t, c, p, connected_rank[relative_rank(set) as usize]);
+            set &= set - 1;
+        }
+        let mut set = phalanx;
+        while set != 0 {
+            structure += weight!(t, c, p, phalanx_rank[relative_rank(set) as usize]);
+            set &= set - 1;
+        }
+        let mut set = free & sentried;
+        while set != 0 {
+            let b = set & set.wrapping_neg();
+            set &= set - 1;
+            let file = (b.trailing_zeros() % BITS_PER_RANK) as u8;
+            let rank = (b.trailing_zeros() / BITS_PER_RANK) as u8;
             let ahead = forward_ranks(c, rank);
-            self.attack_span[us] |= beside & ahead;
-
-            let opposed = theirs & on_file & ahead != 0;
-            let doubled = own & on_file & ahead != 0;
-            let neighbours = own & beside;
-            let supported = self.attacks[us] & bb(sq) != 0;
-            let phalanx = neighbours & rank_mask(rank) != 0;
-            let sentries = theirs & beside & ahead;
-
-            if neighbours == 0 {
-                structure += weight!(t, c, p, isolated);
-                if !opposed {
-                    structure += weight!(t, c, p, isolated_open);
-                }
-            } else if !supported && !phalanx && neighbours & !ahead == 0 {
-                // All neighbours have gone ahead, so none can come to its defence; it is
-                // backward when it cannot advance safely either.
-                let stop = (sq as i16 + c.forward()) as Square;
-                if self.attacks[them] & bb(stop) != 0 {
-                    structure += weight!(t, c, p, backward);
-                    if !opposed {
-                        structure += weight!(t, c, p, backward_open);
-                    }
-                }
+            let helpers = own & adjacent_files(file) & !ahead;
+            let sentries = theirs & adjacent_files(file) & ahead;
+            if helpers.count_ones() >= sentries.count_ones() {
+                structure += weight!(t, c, p, candidate_rank[relative_rank(b) as usize]);
             }
-            if doubled {
-                structure += weight!(t, c, p, doubled);
-            }
-            if supported {
-                structure += weight!(t, c, p, connected_rank[rr]);
-            }
-            if phalanx {
-                structure += weight!(t, c, p, phalanx_rank[rr]);
-            }
-
-            if !doubled && !opposed && sentries == 0 {
-                passers += weight!(t, c, p, passed_rank[rr]);
-                self.passed[us] |= bb(sq);
-            } else if !doubled && !opposed {
-                // Candidate: friendly pawns level or behind on the neighbouring files can
-                // escort it past the enemy pawns that guard its path.
-                let helpers = (neighbours & !ahead).count_ones();
-                if helpers >= sentries.count_ones() {
-                    structure += weight!(t, c, p, candidate_rank[rr]);
-                }
-            }
+        }
+        let mut passers = Score::ZERO;
+        let mut set = passed;
+        while set != 0 {
+            passers += weight!(t, c, p, passed_rank[relative_rank(set) as usize]);
+            set &= set - 1;
         }
         self.structure[us] = structure;
         self.passers[us] = passers;
@@ -323,7 +387,7 @@ impl Default for PawnTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::parse_square;
+    use crate::types::{parse_square, rank_of, Square};
 
     #[test]
     fn forward_masks() {
@@ -347,5 +411,116 @@ mod tests {
         let e = PawnEntry::compute(&pos, &super::super::params::DEFAULT_PARAMS);
         assert_eq!(e.passed[0], 0);
         assert_eq!(e.passed[1], 0);
+    }
+
+    /// The set-wise structure terms agree with the per-pawn loop they replaced, weights and
+    /// trace counts alike, on every position of the suites (and each colour-flipped).
+    #[test]
+    fn set_wise_structure_matches_the_per_pawn_loop() {
+        use super::super::params::DEFAULT_PARAMS;
+        use super::super::tracer::Coefficients;
+        let p = &DEFAULT_PARAMS;
+        let mut checked = 0;
+        for file in ["suites/wac.epd", "suites/ecm.epd", "suites/wcsac.epd"] {
+            let path = format!("{}/{}", env!("CARGO_MANIFEST_DIR"), file);
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            for line in text.lines() {
+                let fen: Vec<&str> = line.split_whitespace().take(4).collect();
+                let Ok(pos) = Position::from_fen(&format!("{} 0 1", fen.join(" "))) else {
+                    continue;
+                };
+                for pos in [pos.clone(), pos.mirrored()] {
+                    let mut fast_trace = Coefficients::default();
+                    let fast = PawnEntry::structure_traced(&pos, p, &mut fast_trace);
+                    let mut slow_trace = Coefficients::default();
+                    let mut slow = PawnEntry {
+                        passed: [0; 2],
+                        attack_span: [0; 2],
+                        structure: [Score::ZERO; 2],
+                        passers: [Score::ZERO; 2],
+                        ..fast
+                    };
+                    for c in Colour::BOTH {
+                        analyse_colour_per_pawn(&mut slow, &pos, p, c, &mut slow_trace);
+                    }
+                    assert_eq!(fast, slow, "{}", pos.to_fen());
+                    assert_eq!(fast_trace.counts, slow_trace.counts, "{}", pos.to_fen());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 4000, "only {checked} positions read");
+    }
+
+    /// The per-pawn loop the set-wise `analyse_colour` replaced, kept as its reference.
+    fn analyse_colour_per_pawn<T: Tracer>(
+        e: &mut PawnEntry,
+        pos: &Position,
+        p: &Params,
+        c: Colour,
+        t: &mut T,
+    ) {
+        let us = c.index();
+        let them = c.flip().index();
+        let own = e.pawns[us];
+        let theirs = e.pawns[them];
+        let mut structure = Score::ZERO;
+        let mut passers = Score::ZERO;
+        for &sq in pos.pawns(c) {
+            let file = sq & 7;
+            let rank = rank_of(sq);
+            let rr = c.relative_rank(rank) as usize;
+            let on_file = file_mask(file);
+            let beside = adjacent_files(file);
+            let ahead = forward_ranks(c, rank);
+            e.attack_span[us] |= beside & ahead;
+
+            let opposed = theirs & on_file & ahead != 0;
+            let doubled = own & on_file & ahead != 0;
+            let neighbours = own & beside;
+            let supported = e.attacks[us] & bb(sq) != 0;
+            let phalanx = neighbours & rank_mask(rank) != 0;
+            let sentries = theirs & beside & ahead;
+
+            if neighbours == 0 {
+                structure += weight!(t, c, p, isolated);
+                if !opposed {
+                    structure += weight!(t, c, p, isolated_open);
+                }
+            } else if !supported && !phalanx && neighbours & !ahead == 0 {
+                // All neighbours have gone ahead, so none can come to its defence; it is
+                // backward when it cannot advance safely either.
+                let stop = (sq as i16 + c.forward()) as Square;
+                if e.attacks[them] & bb(stop) != 0 {
+                    structure += weight!(t, c, p, backward);
+                    if !opposed {
+                        structure += weight!(t, c, p, backward_open);
+                    }
+                }
+            }
+            if doubled {
+                structure += weight!(t, c, p, doubled);
+            }
+            if supported {
+                structure += weight!(t, c, p, connected_rank[rr]);
+            }
+            if phalanx {
+                structure += weight!(t, c, p, phalanx_rank[rr]);
+            }
+
+            if !doubled && !opposed && sentries == 0 {
+                passers += weight!(t, c, p, passed_rank[rr]);
+                e.passed[us] |= bb(sq);
+            } else if !doubled && !opposed {
+                // Candidate: friendly pawns level or behind on the neighbouring files can
+                // escort it past the enemy pawns that guard its path.
+                let helpers = (neighbours & !ahead).count_ones();
+                if helpers >= sentries.count_ones() {
+                    structure += weight!(t, c, p, candidate_rank[rr]);
+                }
+            }
+        }
+        e.structure[us] = structure;
+        e.passers[us] = passers;
     }
 }
