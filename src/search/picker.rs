@@ -255,6 +255,63 @@ impl Picker {
         }
     }
 
+    // The generating stages, each out of line: `advance` is entered for nearly every stage
+    // change, and with these inlined it set up their table pointers on every entry.
+
+    #[inline(never)]
+    fn gen_captures(&mut self, pos: &Position, history: &History) {
+        self.moves.clear();
+        pos.generate(GenType::Captures, &mut self.moves);
+        self.load(|m| capture_order(m, history));
+        self.stage = Stage::GoodCaptures;
+    }
+
+    #[inline(never)]
+    fn gen_quiets(&mut self, pos: &Position, history: &History) {
+        self.moves.clear();
+        pos.generate(GenType::Quiets, &mut self.moves);
+        let ctx = self.ctx;
+        self.load(|m| history.score(m, &ctx));
+        self.stage = Stage::Quiets;
+    }
+
+    #[inline(never)]
+    fn gen_evasions(&mut self, pos: &Position, history: &History, ci: &CheckInfo) {
+        self.moves.clear();
+        pos.generate_evasions(ci, &mut self.moves);
+        let ctx = self.ctx;
+        self.load(|m| {
+            if m.is_quiet() {
+                history.score(m, &ctx)
+            } else {
+                CAPTURE_FIRST + mvv_lva(m)
+            }
+        });
+        self.stage = Stage::Evasions;
+    }
+
+    #[inline(never)]
+    fn gen_qs_captures(&mut self, pos: &Position) {
+        self.moves.clear();
+        pos.generate(GenType::Captures, &mut self.moves);
+        self.load(mvv_lva);
+        self.stage = Stage::QsCaptures;
+    }
+
+    #[inline(never)]
+    fn gen_qs_checks(&mut self, pos: &Position, history: &History) {
+        self.moves.clear();
+        pos.generate(GenType::Quiets, &mut self.moves);
+        // Under-promotions and castling are not worth a quiescence check.
+        let squares = pos.check_squares();
+        self.moves.retain(|m| {
+            !m.is_promotion() && !m.is_castle() && squares.may_check(m) && pos.gives_check(m)
+        });
+        let ctx = self.ctx;
+        self.load(|m| history.score(m, &ctx));
+        self.stage = Stage::QsChecks;
+    }
+
     /// `next` for every other stage: generating, scoring, SEE-testing captures, killers.
     #[inline(never)]
     fn advance(&mut self, pos: &Position, history: &History, ci: &CheckInfo) -> Option<Move> {
@@ -268,12 +325,7 @@ impl Picker {
                     };
                     return Some(self.hash);
                 }
-                Stage::GenCaptures => {
-                    self.moves.clear();
-                    pos.generate(GenType::Captures, &mut self.moves);
-                    self.load(|m| capture_order(m, history));
-                    self.stage = Stage::GoodCaptures;
-                }
+                Stage::GenCaptures => self.gen_captures(pos, history),
                 Stage::GoodCaptures => match self.select_best() {
                     Some(m) if m == self.hash => {}
                     Some(m) => {
@@ -304,13 +356,7 @@ impl Picker {
                     }
                     self.stage = Stage::GenQuiets;
                 }
-                Stage::GenQuiets => {
-                    self.moves.clear();
-                    pos.generate(GenType::Quiets, &mut self.moves);
-                    let ctx = self.ctx;
-                    self.load(|m| history.score(m, &ctx));
-                    self.stage = Stage::Quiets;
-                }
+                Stage::GenQuiets => self.gen_quiets(pos, history),
                 Stage::Quiets => {
                     if self.skip_quiets {
                         self.stage = Stage::BadCaptures;
@@ -328,50 +374,19 @@ impl Picker {
                     }
                     self.stage = Stage::Done;
                 }
-                Stage::GenEvasions => {
-                    self.moves.clear();
-                    pos.generate_evasions(ci, &mut self.moves);
-                    let ctx = self.ctx;
-                    self.load(|m| {
-                        if m.is_quiet() {
-                            history.score(m, &ctx)
-                        } else {
-                            CAPTURE_FIRST + mvv_lva(m)
-                        }
-                    });
-                    self.stage = Stage::Evasions;
-                }
+                Stage::GenEvasions => self.gen_evasions(pos, history, ci),
                 Stage::Evasions => {
                     if let Some(m) = self.next_unless_hash(Stage::Done) {
                         return Some(m);
                     }
                 }
-                Stage::QsGenCaptures => {
-                    self.moves.clear();
-                    pos.generate(GenType::Captures, &mut self.moves);
-                    self.load(mvv_lva);
-                    self.stage = Stage::QsCaptures;
-                }
+                Stage::QsGenCaptures => self.gen_qs_captures(pos),
                 Stage::QsCaptures => {
                     if let Some(m) = self.next_unless_hash(self.after_qs_captures()) {
                         return Some(m);
                     }
                 }
-                Stage::QsGenChecks => {
-                    self.moves.clear();
-                    pos.generate(GenType::Quiets, &mut self.moves);
-                    // Under-promotions and castling are not worth a quiescence check.
-                    let squares = pos.check_squares();
-                    self.moves.retain(|m| {
-                        !m.is_promotion()
-                            && !m.is_castle()
-                            && squares.may_check(m)
-                            && pos.gives_check(m)
-                    });
-                    let ctx = self.ctx;
-                    self.load(|m| history.score(m, &ctx));
-                    self.stage = Stage::QsChecks;
-                }
+                Stage::QsGenChecks => self.gen_qs_checks(pos, history),
                 Stage::QsChecks => match self.select_best() {
                     Some(m) => return Some(m),
                     None => self.stage = Stage::Done,
