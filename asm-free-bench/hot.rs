@@ -118,6 +118,48 @@ fn bench_see(c: &mut Criterion) {
     });
 }
 
+/// The quiet moves SEE pruning asks about (is the move worth at least -60 cp?), and the
+/// check test the search makes for every move.
+fn bench_quiet_tests(c: &mut Criterion) {
+    let ps = positions();
+    let lists: Vec<MoveList> = ps.iter().map(|p| p.legal_moves()).collect();
+    c.bench_function("see/quiet moves", |b| {
+        b.iter(|| {
+            let mut n = 0u32;
+            for (p, list) in ps.iter().zip(&lists) {
+                for &m in list.iter().filter(|m| m.is_quiet()) {
+                    n += p.see_ge(m, -60) as u32;
+                }
+            }
+            black_box(n)
+        })
+    });
+    c.bench_function("gives_check/every legal move", |b| {
+        b.iter(|| {
+            let mut n = 0u32;
+            for (p, list) in ps.iter().zip(&lists) {
+                for &m in list.iter() {
+                    n += p.gives_check(m) as u32;
+                }
+            }
+            black_box(n)
+        })
+    });
+}
+
+/// A pawn-hash miss: the structure of a skeleton computed from scratch.
+fn bench_pawn_structure(c: &mut Criterion) {
+    let ps = positions();
+    let params = &squall::eval::weights::DEFAULT_PARAMS;
+    c.bench_function("pawns/entry from scratch", |b| {
+        b.iter(|| {
+            for p in &ps {
+                black_box(squall::eval::pawns::PawnEntry::compute(p, params));
+            }
+        })
+    });
+}
+
 fn bench_eval(c: &mut Criterion) {
     let ps = positions();
     // The pawn hash stays warm across iterations, as in a search where most probes hit.
@@ -300,6 +342,8 @@ criterion_group!(
     bench_movegen,
     bench_make_unmake,
     bench_see,
+    bench_quiet_tests,
+    bench_pawn_structure,
     bench_eval,
     bench_tt,
     bench_tt_tables,
