@@ -58,8 +58,7 @@ pub fn rank_mask(rank: u8) -> u64 {
 /// Files beside `file` (one or two of them).
 #[inline]
 fn adjacent_files(file: u8) -> u64 {
-    let f = file_mask(file);
-    ((f & !FILE_A) >> 1) | ((f & !FILE_H) << 1)
+    beside(file_mask(file))
 }
 
 /// Every square on ranks strictly ahead of `rank` from `c`'s point of view.
