@@ -163,7 +163,7 @@ pub const LMR_TT_CAPTURE: i32 = 0;
 /// beats the node's best so far by `LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * plies`, a ply
 /// shallower when by less than `LMR_SHALLOWER_MARGIN` (Stockfish's "do deeper / do
 /// shallower"). Off: the re-search is at the unreduced depth.
-pub const LMR_DEEPER_SHALLOWER: bool = false;
+pub const LMR_DEEPER_SHALLOWER: bool = true;
 pub const LMR_DEEPER_BASE: i32 = 20;
 pub const LMR_DEEPER_PER_PLY: i32 = 1;
 pub const LMR_SHALLOWER_MARGIN: i32 = 5;
