@@ -2,15 +2,18 @@
 #   make                 release binary in target/release/squall, profile-guided (PGO=0: plain)
 #   make EXE=path/name   the same, copied to path/name (OpenBench convention)
 #   make run             build, make the default book if missing (needs apt), start the engine
-#   make test            what CI runs: fmt, clippy, tests (release, then debug with invariant checks)
-#   make bench           criterion benches of the hot routines (asm-free-bench/)
+#   make test            what CI runs: fmt, clippy (every crate, every feature), the bench
+#                        signature against BENCH, tests (release, then debug with invariant checks)
+#   make lab             the developers' tools: target/release/squall-lab (tune, datagen, ...)
+#   make ics             the server bot: target/release/squall-ics
+#   make bench           criterion benches of the hot routines (engine/benches/)
 #   make perft           every depth of every perft suite position (several minutes)
 #   make data            tuner input in data/ (git-ignored): quiet positions from the 145,716
 #                        games of book_1.02.pgn (Debian's gnuchess-book source) and from
 #                        self-play (DATAGEN_GAMES games at DATAGEN_NODES nodes per move)
 #   make tune            fit the weights to data/ and write data/weights.rs (copy it over
 #                        src/eval/weights.rs to adopt it)
-#   make imbalance       material imbalances by self-play (squall imbalance): IMBALANCE_GAMES
+#   make imbalance       material imbalances by self-play (squall-lab imbalance): IMBALANCE_GAMES
 #                        games per class at IMBALANCE_NODES nodes per move, on every core;
 #                        progress on stderr, the table in reports/imbalance.txt (git-ignored).
 #                        About 0.5 s of CPU per game at 5000 nodes: 8 classes x 1000 games
@@ -24,9 +27,11 @@
 CARGO   ?= cargo
 PGO     ?= 1
 BIN     := target/release/squall
+LAB     := target/release/squall-lab
+ICS     := target/release/squall-ics
 THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 
-.PHONY: all build run test bench perft clean wac ecm wcsac data tune book imbalance
+.PHONY: all build run test bench perft clean wac ecm wcsac data tune book imbalance lab ics bench-signature
 
 DATA          ?= data
 DATAGEN_GAMES ?= 20000
@@ -47,30 +52,42 @@ ifdef EXE
 	cp $(BIN) "$(EXE)"
 endif
 
+lab:
+	$(CARGO) build --release -p squall-lab
+
+ics:
+	$(CARGO) build --release -p squall-ics
+
 test:
-	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
-	$(CARGO) test --release
-	$(CARGO) test
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets --all-features -- -D warnings
+	$(CARGO) test --workspace --release
+	tools/check-bench.sh target/release/squall
+	$(CARGO) test --workspace
+
+# The bench signature of a plain release build against the number recorded in BENCH.
+bench-signature:
+	$(CARGO) build --release
+	tools/check-bench.sh $(BIN)
 
 bench:
-	$(CARGO) bench --bench hot
+	$(CARGO) bench -p squall --bench hot
 
 perft: build
 	$(BIN) perft --suite suites/perftsuite.epd --threads $(THREADS)
 	$(BIN) perft --suite suites/perft_cpw.epd --threads $(THREADS)
 
-data: build
+data: lab
 	tools/fetch-book-pgn.sh $(DATA)
-	$(BIN) extract $(DATA)/book_1.02.pgn -o $(DATA)/book-quiet.epd --per-game 5 --seed 1
-	$(BIN) datagen -o $(DATA)/selfplay.epd --games $(DATAGEN_GAMES) --nodes $(DATAGEN_NODES) --seed 1
+	$(LAB) extract $(DATA)/book_1.02.pgn -o $(DATA)/book-quiet.epd --per-game 5 --seed 1
+	$(LAB) datagen -o $(DATA)/selfplay.epd --games $(DATAGEN_GAMES) --nodes $(DATAGEN_NODES) --seed 1
 
-tune: build
-	$(BIN) tune $(DATA)/book-quiet.epd $(DATA)/selfplay.epd $(TUNE_ARGS) --out $(DATA)/weights.rs
+tune: lab
+	$(LAB) tune $(DATA)/book-quiet.epd $(DATA)/selfplay.epd $(TUNE_ARGS) --out $(DATA)/weights.rs
 
-imbalance: build
+imbalance: lab
 	mkdir -p reports
-	$(BIN) imbalance --games-per-class $(IMBALANCE_GAMES) --nodes $(IMBALANCE_NODES) \
+	$(LAB) imbalance --games-per-class $(IMBALANCE_GAMES) --nodes $(IMBALANCE_NODES) \
 		--threads $(THREADS) --seed 1 > reports/imbalance.txt
 	cat reports/imbalance.txt
 

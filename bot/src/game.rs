@@ -1,0 +1,272 @@
+//! One game on the server: its record (start position and moves, for the engine and the
+//! PGN), both clocks as of the last board, and the bookkeeping that keeps the bot from
+//! searching or moving twice for one position.
+
+use std::time::Instant;
+
+use super::style12::{Board12, Relation};
+use squall::board::Position;
+use squall::moves::Move;
+use squall::types::Colour;
+
+/// What a board did to the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Update {
+    /// Not this game's board, or nothing new.
+    Ignored,
+    /// The same position again (clocks refreshed).
+    Repeated,
+    /// One move further, the move added to the record.
+    Advanced,
+    /// Moves taken back: the record cut to the board's position.
+    TakenBack,
+    /// The board fits no known history: the record restarts from it.
+    Resynced,
+}
+
+pub struct Game {
+    pub number: u32,
+    pub white: String,
+    pub black: String,
+    pub white_rating: String,
+    pub black_rating: String,
+    pub we_are_white: bool,
+    pub rated: bool,
+    pub kind: String,
+    pub base_min: u32,
+    pub inc_s: u32,
+    pub start: Position,
+    pub start_fen: String,
+    pub moves: Vec<Move>,
+    pub pos: Position,
+    /// Clocks in ms as of `clock_at`.
+    pub wtime_ms: i64,
+    pub btime_ms: i64,
+    pub clock_at: Instant,
+    /// Whose move the last board said it was, from our side.
+    pub relation: Relation,
+    /// Our move was sent for this ply (never a second one).
+    pub sent_for_ply: Option<usize>,
+    /// A search was started for this ply.
+    pub searched_for_ply: Option<usize>,
+    /// `flag` was sent while the opponent was to move at this ply.
+    pub flagged_at_ply: Option<usize>,
+    /// `Illegal move` answers at the current ply (to stop a resync loop).
+    pub illegal_at_ply: (usize, u32),
+    /// Our engine's scores from our side, newest last.
+    pub scores: Vec<i64>,
+    pub started: Instant,
+    /// Plies before `start` (a game resumed or resynced mid-way).
+    pub start_ply: usize,
+    /// Times the engine had not moved when our clock ran low, this game.
+    pub stalls: u32,
+}
+
+impl Game {
+    /// A game seen first through `board`.
+    pub fn from_board(b: &Board12, our_handle: &str) -> Option<Game> {
+        let pos = b.position()?;
+        let we_are_white = b.white.eq_ignore_ascii_case(our_handle);
+        let mut g = Game {
+            number: b.game,
+            white: b.white.clone(),
+            black: b.black.clone(),
+            white_rating: String::new(),
+            black_rating: String::new(),
+            we_are_white,
+            rated: false,
+            kind: String::new(),
+            base_min: b.base_min,
+            inc_s: b.inc_s,
+            start_fen: pos.to_fen(),
+            start: pos.clone(),
+            moves: Vec::new(),
+            pos,
+            wtime_ms: 0,
+            btime_ms: 0,
+            clock_at: Instant::now(),
+            relation: b.relation,
+            sent_for_ply: None,
+            searched_for_ply: None,
+            flagged_at_ply: None,
+            illegal_at_ply: (0, 0),
+            scores: Vec::new(),
+            started: Instant::now(),
+            start_ply: b.ply() as usize,
+            stalls: 0,
+        };
+        g.moves.clear();
+        Some(g)
+    }
+
+    /// Plies played so far.
+    pub fn ply(&self) -> usize {
+        self.start_ply + self.moves.len()
+    }
+
+    pub fn our_colour(&self) -> Colour {
+        if self.we_are_white {
+            Colour::White
+        } else {
+            Colour::Black
+        }
+    }
+
+    pub fn our_turn(&self) -> bool {
+        self.relation == Relation::MyMove && self.pos.side_to_move() == self.our_colour()
+    }
+
+    pub fn opponent(&self) -> &str {
+        if self.we_are_white {
+            &self.black
+        } else {
+            &self.white
+        }
+    }
+
+    /// Clocks now, in ms: (white, black), the side to move's running since the last board.
+    pub fn clocks_now(&self) -> (i64, i64) {
+        let run = self.clock_at.elapsed().as_millis() as i64;
+        if self.pos.side_to_move() == Colour::White {
+            (self.wtime_ms - run, self.btime_ms)
+        } else {
+            (self.wtime_ms, self.btime_ms - run)
+        }
+    }
+
+    fn set_clocks(&mut self, b: &Board12, ms_clocks: bool) {
+        let scale = if ms_clocks { 1 } else { 1000 };
+        self.wtime_ms = b.white_time.saturating_mul(scale);
+        self.btime_ms = b.black_time.saturating_mul(scale);
+        self.clock_at = Instant::now();
+    }
+
+    /// Applies a board of this game.
+    pub fn update(&mut self, b: &Board12, ms_clocks: bool) -> Update {
+        if b.game != self.number {
+            return Update::Ignored;
+        }
+        let Some(new_pos) = b.position() else {
+            return Update::Ignored;
+        };
+        let ply = b.ply() as usize;
+        self.relation = b.relation;
+        self.set_clocks(b, ms_clocks);
+        if ply == self.ply() && same_position(&new_pos, &self.pos) {
+            return Update::Repeated;
+        }
+        if ply == self.ply() + 1 {
+            let mut p = self.pos.clone();
+            let m = p
+                .parse_move(&b.san_move)
+                .or_else(|_| p.parse_move(&verbose_to_uci(&b.verbose_move)));
+            if let Ok(m) = m {
+                p.make(m);
+                if same_position(&p, &new_pos) {
+                    self.pos = p;
+                    self.moves.push(m);
+                    return Update::Advanced;
+                }
+            }
+        }
+        if ply < self.ply() && ply >= self.start_ply {
+            let keep = ply - self.start_ply;
+            let mut p = self.start.clone();
+            for &m in &self.moves[..keep] {
+                p.make(m);
+            }
+            if same_position(&p, &new_pos) {
+                self.moves.truncate(keep);
+                self.pos = p;
+                self.forget_searches();
+                return Update::TakenBack;
+            }
+        }
+        self.start = new_pos.clone();
+        self.start_fen = new_pos.to_fen();
+        self.pos = new_pos;
+        self.moves.clear();
+        self.start_ply = ply;
+        self.forget_searches();
+        Update::Resynced
+    }
+
+    /// The position changed in a way that voids any search or move sent for it.
+    pub fn forget_searches(&mut self) {
+        self.sent_for_ply = None;
+        self.searched_for_ply = None;
+        self.flagged_at_ply = None;
+    }
+
+    /// Moves of the record in coordinates, for the engine.
+    pub fn uci_moves(&self) -> Vec<String> {
+        self.moves.iter().map(|m| m.to_uci()).collect()
+    }
+}
+
+/// Placement, side, castling and en passant agree (move counters may differ).
+fn same_position(a: &Position, b: &Position) -> bool {
+    let fa = a.to_fen();
+    let fb = b.to_fen();
+    let key = |f: &str| f.split(' ').take(2).collect::<Vec<_>>().join(" ");
+    key(&fa) == key(&fb)
+}
+
+/// `P/e7-e8=Q` -> `e7e8q`, `o-o` stays for the SAN reader.
+fn verbose_to_uci(v: &str) -> String {
+    let body = v.split_once('/').map(|p| p.1).unwrap_or(v);
+    if body.starts_with("o-o") {
+        return body.replace('o', "O");
+    }
+    body.replace(['-', '='], "").to_ascii_lowercase()
+}
+
+/// How we write a move for the server: coordinates, castling as `O-O`, promotion `e7e8=q`.
+pub fn server_move(pos: &Position, m: Move) -> String {
+    let mut p = pos.clone();
+    let san = p.to_san(m);
+    if san.starts_with("O-O") {
+        return san.trim_end_matches(['+', '#']).to_string();
+    }
+    let u = m.to_uci();
+    if u.len() == 5 {
+        format!("{}={}", &u[..4], &u[4..])
+    } else {
+        u
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::style12;
+
+    fn board(fen_ranks: &str, w: bool, ply_move: u32, san: &str, verbose: &str) -> Board12 {
+        let line = format!(
+            "<12> {fen_ranks} {} -1 1 1 1 1 0 5 Squall Opp 1 3 0 1500 1500 180 180 {ply_move} {verbose} (0:01) {san} 0 1 0",
+            if w { "W" } else { "B" }
+        );
+        style12::parse(&line).unwrap()
+    }
+
+    const START: &str = "rnbqkbnr pppppppp -------- -------- -------- -------- PPPPPPPP RNBQKBNR";
+    const E4: &str = "rnbqkbnr pppppppp -------- -------- ----P--- -------- PPPP-PPP RNBQKBNR";
+
+    #[test]
+    fn advances_repeats_takes_back_and_resyncs() {
+        let b0 = board(START, true, 1, "none", "none");
+        let mut g = Game::from_board(&b0, "squall").unwrap();
+        assert!(g.we_are_white);
+        let b1 = board(E4, false, 1, "e4", "P/e2-e4");
+        assert_eq!(g.update(&b1, false), Update::Advanced);
+        assert_eq!(g.update(&b1, false), Update::Repeated);
+        assert_eq!(g.update(&b0, false), Update::TakenBack);
+        assert_eq!(g.moves.len(), 0);
+        let mut other = b1.clone();
+        other.game = 6;
+        assert_eq!(g.update(&other, false), Update::Ignored);
+        let far = board(E4, true, 9, "Nf3", "N/g1-f3");
+        assert_eq!(g.update(&far, false), Update::Resynced);
+        assert_eq!(g.ply(), 16);
+    }
+}

@@ -1,0 +1,393 @@
+//! `squall-ics` against the fake lasker/FICS server on loopback: whole games with each
+//! colour, every way a game ends, offers and requests, a dropped connection, garbled lines,
+//! Timeseal and a refused login. The engine is Squall itself at a few ms per move.
+
+mod ics_fake;
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use ics_fake::harness::{run_bot, temp_dir, Run};
+use ics_fake::{check_pgn, FakeServer, Scenario, OPP};
+
+const SEEK: &str = "#games\nseeks = [\"1 0 u\"]\n";
+
+/// One game to its end: the server's record, PGN and sanity checks shared by all tests.
+fn one_game(name: &str, sc: Scenario, extra: &str) -> (ics_fake::Finished, Run) {
+    let server = FakeServer::start(sc);
+    let run = run_bot(name, &server, extra, Duration::from_secs(40));
+    let rep = server.report();
+    assert_eq!(
+        run.code,
+        Some(0),
+        "{name}: exit {:?}\n{}\n{}",
+        run.code,
+        run.stderr,
+        run.wire
+    );
+    assert_eq!(
+        rep.finished.len(),
+        1,
+        "{name}: games finished\n{}",
+        run.wire
+    );
+    assert_eq!(
+        rep.out_of_turn, 0,
+        "{name}: moves out of turn\n{}",
+        run.wire
+    );
+    assert_eq!(run.pgns.len(), 1, "{name}: PGN files");
+    let f = rep.finished[0].clone();
+    if let Err(e) = check_pgn(&run.pgns[0], &f) {
+        panic!("{name}: PGN: {e}\n{}", run.pgns[0]);
+    }
+    let _ = std::fs::remove_dir_all(&run.dir);
+    (f, run)
+}
+
+fn sent(run: &Run, line: &str) -> bool {
+    run.wire.lines().any(|l| l.ends_with(&format!("> {line}")))
+}
+
+#[test]
+fn complete_game_as_white() {
+    let sc = Scenario {
+        bot_white: true,
+        seed: 3,
+        ..Scenario::default()
+    };
+    let (f, run) = one_game("white", sc, SEEK);
+    assert_eq!(f.white, "GuestQXYZ");
+    assert!(f.result == "1-0" || f.result == "1/2-1/2", "{f:?}");
+    assert!(sent(&run, "set style 12") && sent(&run, "iset ms 1") && sent(&run, "seek 1 0 u"));
+    assert!(run.wire.contains("> whisper depth "), "no search report");
+}
+
+#[test]
+fn complete_game_as_black_via_challenge() {
+    let sc = Scenario {
+        bot_white: false,
+        via_challenge: true,
+        seed: 4,
+        ..Scenario::default()
+    };
+    let (f, run) = one_game("black", sc, "");
+    assert_eq!(f.black, "GuestQXYZ");
+    assert!(f.result == "0-1" || f.result == "1/2-1/2", "{f:?}");
+    assert!(sent(&run, &format!("accept {OPP}")));
+}
+
+#[test]
+fn checkmate_from_a_set_position() {
+    let sc = Scenario {
+        start_fen: Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1".into()),
+        ..Scenario::default()
+    };
+    // No engine command: the bot runs its own executable with --uci.
+    let (f, _) = one_game("mate", sc, &format!("{SEEK}#engine\nprotocol = \"uci\"\n"));
+    assert_eq!(
+        (f.result.as_str(), f.why.as_str()),
+        ("1-0", "Opp checkmated")
+    );
+    assert_eq!(f.sans, vec!["Rd8#"]);
+}
+
+#[test]
+fn promotion_and_opponent_resigns() {
+    let sc = Scenario {
+        start_fen: Some("r6k/1P6/8/8/8/8/8/K7 w - - 0 1".into()),
+        resign_at: Some(4),
+        ..Scenario::default()
+    };
+    let (f, _) = one_game("promo", sc, SEEK);
+    assert!(f.sans[0].starts_with("bxa8=Q"), "{f:?}");
+    assert_eq!((f.result.as_str(), f.why.as_str()), ("1-0", "Opp resigns"));
+}
+
+#[test]
+fn bot_resigns_a_lost_position() {
+    let sc = Scenario {
+        start_fen: Some("k7/8/8/8/8/8/qq6/7K w - - 0 1".into()),
+        bot_white: true,
+        resign_at: None,
+        ..Scenario::default()
+    };
+    let (f, run) = one_game("resign", sc, &format!("{SEEK}#play\nresign_cp = 500\n"));
+    assert!(
+        sent(&run, "resign") || f.why.contains("checkmated"),
+        "{f:?}"
+    );
+    assert_eq!(f.result, "0-1");
+}
+
+#[test]
+fn draw_by_agreement() {
+    let sc = Scenario {
+        draw_offer_at: Some(6),
+        ..Scenario::default()
+    };
+    let (f, run) = one_game(
+        "draw",
+        sc,
+        &format!("{SEEK}#play\ndraw_accept_cp = 100000\ndraw_min_moves = 0\n"),
+    );
+    assert_eq!(
+        (f.result.as_str(), f.why.as_str()),
+        ("1/2-1/2", "Game drawn by mutual agreement")
+    );
+    assert!(sent(&run, "accept draw"));
+}
+
+#[test]
+fn takeback_request_declined() {
+    let sc = Scenario {
+        takeback_at: Some(5),
+        resign_at: Some(10),
+        ..Scenario::default()
+    };
+    let (f, run) = one_game("takeback", sc, SEEK);
+    assert!(sent(&run, "decline takeback"));
+    assert!(!sent(&run, "accept takeback"));
+    assert_eq!(f.result, "1-0");
+}
+
+#[test]
+fn win_on_time_by_calling_the_flag() {
+    let sc = Scenario {
+        stall_at: Some(4),
+        autoflag: false,
+        base_ms: 60_000,
+        bot_time_ms: Some(60_000),
+        ..Scenario::default()
+    };
+    // The opponent's clock is a minute; a short one makes the test quick.
+    let sc = Scenario {
+        base_ms: 1_500,
+        bot_time_ms: Some(60_000),
+        ..sc
+    };
+    // While the opponent sits, the idle bot also sends its keep-alive after a second.
+    let extra = format!("{SEEK}#movetime\n10\n#server\nkeepalive_s = 1\n");
+    let (f, run) = one_game("flag", sc, &extra);
+    assert_eq!(
+        (f.result.as_str(), f.why.as_str()),
+        ("1-0", "Opp forfeits on time")
+    );
+    assert!(sent(&run, "flag"));
+    assert!(sent(&run, "date"), "no keep-alive");
+}
+
+#[test]
+fn loss_on_time() {
+    let sc = Scenario {
+        bot_time_ms: Some(400),
+        ..Scenario::default()
+    };
+    let (f, _) = one_game("timeloss", sc, &format!("{SEEK}#movetime\n1500\n"));
+    assert_eq!(f.result, "0-1");
+    assert!(f.why.contains("forfeits on time"), "{f:?}");
+}
+
+#[test]
+fn dropped_connection_resumes_and_finishes() {
+    let sc = Scenario {
+        drop_at: Some(6),
+        resign_at: Some(14),
+        seed: 9,
+        ..Scenario::default()
+    };
+    let server = FakeServer::start(sc);
+    let run = run_bot("drop", &server, SEEK, Duration::from_secs(40));
+    let rep = server.report();
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stderr, run.wire);
+    assert_eq!(rep.connections, 2);
+    assert_eq!(rep.finished.len(), 1);
+    // The opponent resigns on its first turn from ply 14: after the bot's 15th half-move.
+    // Its moves are random, so the bot may mate it first: then the game still went on
+    // well past the drop at ply 6 and ended on the bot's move.
+    let f = &rep.finished[0];
+    if f.why.contains("resigns") {
+        assert_eq!(f.sans.len(), 15, "{f:?}");
+    } else {
+        assert!(f.why.contains("checkmated"), "{f:?}");
+        assert!(f.sans.len() > 8 && f.sans.len() % 2 == 1, "{f:?}");
+    }
+    assert_eq!(rep.out_of_turn, 0);
+    assert_eq!(run.pgns.len(), 1);
+    check_pgn(&run.pgns[0], &rep.finished[0]).expect("PGN of the resumed game");
+    let _ = std::fs::remove_dir_all(&run.dir);
+}
+
+#[test]
+fn garbled_and_truncated_lines() {
+    let sc = Scenario {
+        garble: true,
+        resign_at: Some(30),
+        seed: 5,
+        ..Scenario::default()
+    };
+    let (f, _) = one_game("garble", sc, SEEK);
+    assert_eq!(f.result, "1-0");
+}
+
+#[test]
+fn timeseal_and_registered_login() {
+    let sc = Scenario {
+        password: Some("s3cret".into()),
+        resign_at: Some(20),
+        garble: true,
+        ..Scenario::default()
+    };
+    let server = FakeServer::start(sc);
+    let extra =
+        format!("#server\nhandle = \"Squall\"\npassword = \"s3cret\"\ntimeseal = true\n{SEEK}");
+    let run = run_bot("timeseal", &server, &extra, Duration::from_secs(40));
+    let rep = server.report();
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stderr, run.wire);
+    assert!(rep.timeseal_lines > 5);
+    assert_eq!(rep.ping_replies, 1);
+    assert_eq!(rep.finished.len(), 1);
+    assert_eq!(rep.finished[0].white, "Squall");
+    assert!(!run.wire.contains("s3cret"), "password in the wire log");
+    let pw_sent = rep.received.iter().filter(|l| l.contains("s3cret")).count();
+    assert_eq!(pw_sent, 1, "the password went to the server again");
+    assert!(run.wire.contains("********"));
+    let _ = std::fs::remove_dir_all(&run.dir);
+}
+
+#[test]
+fn wrong_password_is_a_clear_error() {
+    let sc = Scenario {
+        password: Some("right".into()),
+        ..Scenario::default()
+    };
+    let server = FakeServer::start(sc);
+    let extra = "#server\nhandle = \"Squall\"\npassword = \"wrong\"\n";
+    let run = run_bot("badpw", &server, extra, Duration::from_secs(20));
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("login failed") && run.stderr.contains("Invalid password"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        server.report().connections,
+        1,
+        "no retry after a refused login"
+    );
+    let _ = std::fs::remove_dir_all(&run.dir);
+}
+
+#[test]
+fn bad_config_is_reported_with_its_line_before_connecting() {
+    let dir = temp_dir("badcfg");
+    let path = dir.join("bot.toml");
+    std::fs::write(&path, "[server]\nport = 5000\nhost = 42\n").expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_squall-ics"))
+        .arg("--config")
+        .arg(&path)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 3") && err.contains("host"), "{err}");
+    let _ = std::fs::remove_dir_all(Path::new(&dir));
+}
+
+#[test]
+fn xboard_engine_with_its_own_tells() {
+    let sc = Scenario {
+        resign_at: Some(12),
+        seed: 6,
+        ..Scenario::default()
+    };
+    let extra =
+        format!("{SEEK}#engine\ncommand = \"\\\"EXE\\\" --xboard\"\nprotocol = \"xboard\"\n");
+    let (f, run) = one_game("xboard", sc, &extra);
+    assert_eq!(f.result, "1-0");
+    // Squall in ICS mode sends `tellothers` after each move: zippy makes it a whisper.
+    assert!(run.wire.contains("> whisper Squall played"), "{}", run.wire);
+}
+
+#[test]
+fn engine_killed_mid_game_is_restarted() {
+    let sc = Scenario {
+        resign_at: Some(40),
+        seed: 7,
+        // The opponent thinks long enough that the game outlasts several engine lifetimes
+        // even when the engine mates quickly (on an idle machine it did in 1.4 s).
+        opp_delay_ms: 250,
+        ..Scenario::default()
+    };
+    // `timeout` ends every engine after 0.5 s, several times in one game.
+    let extra = format!("{SEEK}#engine\ncommand = \"timeout 0.5 \\\"EXE\\\" --uci\"\n");
+    let (f, run) = one_game("restart", sc, &extra);
+    assert_eq!(f.result, "1-0");
+    assert!(run.wire.contains("engine (re)start"), "{}", run.wire);
+}
+
+#[test]
+fn owner_quit_ends_after_the_game() {
+    let sc = Scenario {
+        games: 3,
+        resign_at: Some(8),
+        owner_tell: Some((2, "quit".into())),
+        ..Scenario::default()
+    };
+    let server = FakeServer::start(sc);
+    let run = run_bot(
+        "owner",
+        &server,
+        &format!("{SEEK}#games_n\n0\n"),
+        Duration::from_secs(30),
+    );
+    let rep = server.report();
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stderr, run.wire);
+    assert_eq!(rep.finished.len(), 1, "quit after the running game");
+    assert!(sent(&run, "tell Boss quitting after this game"));
+    let _ = std::fs::remove_dir_all(&run.dir);
+}
+
+#[test]
+fn illegal_move_resyncs_once() {
+    let sc = Scenario {
+        reject_first_move: true,
+        resign_at: Some(8),
+        ..Scenario::default()
+    };
+    let (f, run) = one_game("illegal", sc, SEEK);
+    assert!(sent(&run, "refresh"));
+    assert_eq!(run.wire.matches("> refresh").count(), 1, "resync looped");
+    assert_eq!(f.result, "1-0");
+}
+
+#[test]
+fn hung_engine_is_restarted_then_the_game_resigned() {
+    let dir = temp_dir("hung-stub");
+    let stub = dir.join("stub.sh");
+    // A UCI engine that completes the handshake and never answers `go`.
+    std::fs::write(
+        &stub,
+        "while read -r l; do case \"$l\" in uci) echo 'id name Stub'; echo uciok;; \
+         isready) echo readyok;; quit) exit 0;; esac; done\n",
+    )
+    .expect("stub");
+    let sc = Scenario {
+        bot_time_ms: Some(2_000),
+        ..Scenario::default()
+    };
+    let extra = format!(
+        "{SEEK}#engine\ncommand = \"sh {}\"\n#movetime\n0\n",
+        stub.display()
+    );
+    let (f, run) = one_game("hung", sc, &extra);
+    assert_eq!(
+        (f.result.as_str(), f.why.as_str()),
+        ("0-1", "GuestQXYZ resigns"),
+        "{}",
+        run.wire
+    );
+    assert!(run.wire.contains("restarting it"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

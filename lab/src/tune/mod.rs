@@ -1,0 +1,449 @@
+//! `squall tune`: fits the evaluation weights to game results (Texel's method).
+//!
+//! The labelled positions are traced once (`eval::tracer`): each becomes the counts of the
+//! weights its evaluation used, so the evaluation under any linear weights is a sparse dot
+//! product and an epoch over a million positions takes a fraction of a second. K, the scale
+//! that turns centipawns into an expected result, is fitted first and then held. Two methods:
+//! - `gradient`: full-batch Adam on every linear weight (or the `--fields` chosen);
+//! - `pso`: a particle swarm over the chosen fields — by default the attack-unit weights the
+//!   trace holds fixed, which it evaluates in full on a sample of the positions; over linear
+//!   fields it uses the traces, so the two methods can be compared on the same weights.
+//!
+//! The result is printed as a report (error on the training and the held-back validation
+//! positions before and after, per-field changes, time per epoch) and, with `--out`, written
+//! as the Rust source of the built-in table (`src/eval/weights.rs`).
+
+pub mod data;
+pub mod pso;
+pub mod source;
+pub mod texel;
+
+use std::io::BufReader;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use data::Sample;
+use squall::eval::params::{Params, DEFAULT_PARAMS, FIELD_LENS};
+use squall::eval::tracer::{is_nonlinear, NONLINEAR_FIELDS};
+use squall::eval::Evaluator;
+use squall::Position;
+use texel::{sigmoid, Weights};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    Gradient,
+    Pso,
+}
+
+/// `squall tune` arguments.
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    /// Labelled positions: lines of `FEN c9 "1-0";`, `FEN "1-0"` or `FEN [1.0]` (result from
+    /// White's side).
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// Gradient descent (Adam) on the linear weights, or a particle swarm.
+    #[arg(long, value_enum, default_value_t = Method::Gradient)]
+    pub method: Method,
+    /// Epochs of gradient descent, or iterations of the swarm.
+    #[arg(long, default_value_t = 400)]
+    pub epochs: usize,
+    /// Share of the positions held back to measure the error on (not trained on).
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
+    /// Write the tuned weights as Rust source (the built-in table, `src/eval/weights.rs`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Adam's step size in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    pub rate: f64,
+    /// Use this K instead of fitting it.
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Comma-separated `Params` fields to tune (default: every linear field for `gradient`,
+    /// the attack-unit fields for `pso`).
+    #[arg(long)]
+    pub fields: Option<String>,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Read at most this many positions per file (0: all).
+    #[arg(long, default_value_t = 0)]
+    pub limit: usize,
+    /// Particles in the swarm.
+    #[arg(long, default_value_t = 24)]
+    pub particles: usize,
+    /// Positions the swarm evaluates in full when it moves non-linear weights.
+    #[arg(long, default_value_t = 20_000)]
+    pub pso_sample: usize,
+    /// Seed of the validation split and the swarm.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print the error every this many epochs.
+    #[arg(long, default_value_t = 20)]
+    pub print_every: usize,
+    /// Weight of an L2 pull toward the starting weights, per centipawn² of every moved half
+    /// (0: none). Material, square tables and mobility tables overlap (a constant can move
+    /// from one to another without changing any evaluation), and sparse entries follow noise;
+    /// a small pull keeps both near sensible values.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
+}
+
+/// Which weight halves a method may move.
+pub type Mask = Vec<[bool; 2]>;
+
+/// The mask of `fields` (all linear fields when `None`); an unknown name is an error.
+pub fn field_mask(fields: Option<&str>, method: Method) -> Result<Mask, String> {
+    let names: Vec<&str> = match fields {
+        Some(list) => list
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect(),
+        None => match method {
+            Method::Gradient => Params::FIELDS.to_vec(),
+            Method::Pso => NONLINEAR_FIELDS
+                .iter()
+                .map(|f| Params::FIELDS[*f as usize])
+                .collect(),
+        },
+    };
+    for n in &names {
+        if !Params::FIELDS.contains(n) {
+            return Err(format!(
+                "no weight field named `{n}` (fields: {})",
+                Params::FIELDS.join(", ")
+            ));
+        }
+    }
+    let mut mask = Vec::new();
+    for (field, &len) in Params::FIELDS.iter().zip(FIELD_LENS) {
+        let on = names.contains(field);
+        let start = mask.len();
+        for j in 0..len {
+            let index = start + j;
+            let nonlinear = is_nonlinear(index);
+            // Attack units are counts held in the middlegame half; gradient descent cannot
+            // see them at all.
+            let allowed = match method {
+                Method::Gradient => on && !nonlinear,
+                Method::Pso => on,
+            };
+            mask.push([allowed, allowed && !nonlinear]);
+        }
+    }
+    Ok(mask)
+}
+
+fn to_weights(p: &Params) -> Weights {
+    p.values()
+        .iter()
+        .map(|v| [v.mg() as f64, v.eg() as f64])
+        .collect()
+}
+
+fn to_params(w: &[[f64; 2]]) -> Params {
+    let mut p = DEFAULT_PARAMS;
+    let _ = p.set_values(&texel::rounded(w));
+    p
+}
+
+/// Texel's error of the full evaluation with `p` over `positions` (for non-linear weights).
+pub fn full_error(positions: &[(Position, f64)], p: &Params, k: f64, threads: usize) -> f64 {
+    let chunk = positions.len().div_ceil(threads.max(1)).max(1);
+    let sum: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = positions
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut ev = Evaluator::with_params(p.clone());
+                    part.iter()
+                        .map(|(pos, r)| {
+                            let v = ev.evaluate_full(pos) as f64;
+                            let q = if pos.side_to_move() == squall::types::Colour::White {
+                                v
+                            } else {
+                                -v
+                            };
+                            let d = r - sigmoid(k, q);
+                            d * d
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).sum()
+    });
+    sum / positions.len().max(1) as f64
+}
+
+/// Gradient descent with Adam on the halves `mask` allows; returns the seconds per epoch.
+#[allow(clippy::too_many_arguments)]
+pub fn descend(
+    train: &[Sample],
+    w: &mut Weights,
+    mask: &Mask,
+    k: f64,
+    epochs: usize,
+    rate: f64,
+    l2: f64,
+    threads: usize,
+    mut progress: impl FnMut(usize, &Weights),
+) -> f64 {
+    let mut adam = texel::Adam::new(w.len(), rate);
+    let origin = w.clone();
+    let start = Instant::now();
+    for epoch in 1..=epochs {
+        let mut g = texel::gradient(train, w, k, threads);
+        if l2 > 0.0 {
+            for ((g, w), o) in g.iter_mut().zip(w.iter()).zip(&origin) {
+                g[0] += 2.0 * l2 * (w[0] - o[0]);
+                g[1] += 2.0 * l2 * (w[1] - o[1]);
+            }
+        }
+        adam.step(w, &g, mask);
+        progress(epoch, w);
+    }
+    start.elapsed().as_secs_f64() / epochs.max(1) as f64
+}
+
+/// Moves the halves that `mask` allows by a particle swarm; with only linear halves the
+/// fitness is the traced error on `train`, otherwise the full evaluation's on `full`.
+#[allow(clippy::too_many_arguments)]
+pub fn swarm(
+    train: &[Sample],
+    full: &[(Position, f64)],
+    w: &mut Weights,
+    mask: &Mask,
+    k: f64,
+    config: pso::Config,
+    threads: usize,
+    progress: impl FnMut(usize, f64),
+) -> f64 {
+    let slots: Vec<(usize, usize)> = (0..w.len())
+        .flat_map(|i| (0..2).map(move |h| (i, h)))
+        .filter(|&(i, h)| mask[i][h])
+        .collect();
+    let linear = slots.iter().all(|&(i, _)| !is_nonlinear(i));
+    let dims: Vec<pso::Dim> = slots
+        .iter()
+        .map(|&(i, h)| {
+            let v = w[i][h];
+            // Search a band around the current value wide enough to double or flip it.
+            let half = (v.abs() * 1.5).max(16.0);
+            pso::Dim {
+                start: v,
+                low: v - half,
+                high: v + half,
+            }
+        })
+        .collect();
+    let base = w.clone();
+    let place = |x: &[f64]| {
+        let mut t = base.clone();
+        for (&(i, h), &v) in slots.iter().zip(x) {
+            t[i][h] = v;
+        }
+        t
+    };
+    let start = Instant::now();
+    let (best, _) = pso::minimise(
+        &dims,
+        config,
+        |x| {
+            let t = place(x);
+            if linear {
+                texel::error(train, &t, k, threads)
+            } else {
+                full_error(full, &to_params(&t), k, threads)
+            }
+        },
+        progress,
+    );
+    *w = place(&best);
+    start.elapsed().as_secs_f64() / config.iterations.max(1) as f64
+}
+
+/// Per-field mean absolute change of the middlegame and endgame halves, largest first.
+fn field_changes(before: &[[f64; 2]], after: &[[f64; 2]]) -> Vec<(String, f64, f64)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for (name, &len) in Params::FIELDS.iter().zip(FIELD_LENS) {
+        let (mut mg, mut eg) = (0.0, 0.0);
+        for i in at..at + len {
+            mg += (after[i][0] - before[i][0]).abs();
+            eg += (after[i][1] - before[i][1]).abs();
+        }
+        at += len;
+        out.push((name.to_string(), mg / len as f64, eg / len as f64));
+    }
+    out.sort_by(|a, b| (b.1 + b.2).total_cmp(&(a.1 + a.2)));
+    out
+}
+
+/// `squall tune`.
+pub fn run(args: &TuneArgs) -> ExitCode {
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let mask = match field_mask(args.fields.as_deref(), args.method) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let full_eval =
+        args.method == Method::Pso && (0..mask.len()).any(|i| mask[i][0] && is_nonlinear(i));
+    let started = Instant::now();
+    let mut samples = Vec::new();
+    for path in &args.data {
+        let file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        };
+        let limit = if args.limit == 0 {
+            usize::MAX
+        } else {
+            args.limit
+        };
+        match data::read(
+            BufReader::new(file),
+            &DEFAULT_PARAMS,
+            threads,
+            usize::from(full_eval),
+            limit,
+        ) {
+            Ok((s, stats)) => {
+                println!(
+                    "{}: {} lines, {} positions, {} skipped",
+                    path.display(),
+                    stats.lines,
+                    stats.samples,
+                    stats.skipped
+                );
+                samples.extend(s);
+            }
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if samples.len() < 10 {
+        eprintln!("error: only {} labelled positions", samples.len());
+        return ExitCode::from(2);
+    }
+    println!(
+        "traced {} positions in {:.1} s",
+        samples.len(),
+        started.elapsed().as_secs_f64()
+    );
+    // Seeded split: a Fisher-Yates shuffle, then the first share is held back.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed);
+    for i in (1..samples.len()).rev() {
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+        samples.swap(i, j);
+    }
+    let held = ((samples.len() as f64) * args.validation.clamp(0.0, 0.9)) as usize;
+    let (valid, train) = samples.split_at(held);
+    let before = to_weights(&DEFAULT_PARAMS);
+    let k = args
+        .k
+        .unwrap_or_else(|| texel::fit_k(train, &before, threads));
+    let report_error = |w: &Weights| {
+        (
+            texel::engine_error(train, w, k, threads),
+            texel::engine_error(valid, w, k, threads),
+        )
+    };
+    let (train0, valid0) = report_error(&before);
+    println!(
+        "K = {k:.4}; before: E train {train0:.6}, validation {valid0:.6} ({} train, {} validation)",
+        train.len(),
+        valid.len()
+    );
+    let mut w = before.clone();
+    let per_epoch = match args.method {
+        Method::Gradient => {
+            let every = args.print_every.max(1);
+            descend(
+                train,
+                &mut w,
+                &mask,
+                k,
+                args.epochs,
+                args.rate,
+                args.l2,
+                threads,
+                |epoch, w| {
+                    if epoch % every == 0 || epoch == args.epochs {
+                        let e = texel::error(train, w, k, threads);
+                        println!("epoch {epoch}: E train {e:.6}");
+                    }
+                },
+            )
+        }
+        Method::Pso => {
+            let stride = (train.len() / args.pso_sample.max(1)).max(1);
+            let full: Vec<(Position, f64)> = train
+                .iter()
+                .step_by(stride)
+                .filter_map(|s| {
+                    let fen = s.fen.as_ref()?;
+                    Some((Position::from_fen(fen).ok()?, s.result))
+                })
+                .collect();
+            if full_eval {
+                println!("swarm evaluates {} positions in full", full.len());
+            }
+            let config = pso::Config {
+                particles: args.particles,
+                iterations: args.epochs,
+                seed: args.seed,
+            };
+            swarm(train, &full, &mut w, &mask, k, config, threads, |it, f| {
+                println!("iteration {it}: best E {f:.6}")
+            })
+        }
+    };
+    let (train1, valid1) = report_error(&w);
+    println!("after: E train {train1:.6}, validation {valid1:.6}");
+    if full_eval {
+        println!("(non-linear weights moved: the traced errors above hold the attack units of the old weights; the swarm's own figure is the full evaluation's)");
+    }
+    println!("time per epoch: {:.3} s ({threads} threads)", per_epoch);
+    println!("largest changes (mean |change| per entry, mg / eg):");
+    for (name, mg, eg) in field_changes(&before, &w).iter().take(25) {
+        if mg + eg > 0.0 {
+            println!("  {name:<28} {mg:>7.1} {eg:>7.1}");
+        }
+    }
+    if let Some(out) = &args.out {
+        let header = vec![
+            format!(
+                "Tuned by `squall tune --method {:?}` on {} positions ({} held back), K = {k:.4}:",
+                args.method,
+                train.len(),
+                valid.len()
+            ),
+            format!("E train {train0:.6} -> {train1:.6}, validation {valid0:.6} -> {valid1:.6}."),
+        ];
+        let text = source::weights_source(&to_params(&w), &header);
+        if let Err(e) = squall::atomic_file::write(out, text.as_bytes()) {
+            eprintln!("error: {}: {e}", out.display());
+            return ExitCode::FAILURE;
+        }
+        println!("wrote {}", out.display());
+    }
+    ExitCode::SUCCESS
+}
