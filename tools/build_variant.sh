@@ -6,24 +6,25 @@
 #
 # Usage: tools/build_variant.sh NAME FLIP [FLIP...]
 #   FLIP is FILE:CONST=VALUE, or a patch file (PATH.diff or PATH.patch, applied by `git apply`)
-#   for what is not one constant (e.g. a table of src/eval/weights.rs).
-#   e.g. tools/build_variant.sh safecheck src/search/params.rs:CHECK_EXTENSION_SAFE_ONLY=true
+#   for what is not one constant (e.g. a table of engine/src/eval/weights.rs). FILE is relative
+#   to the repository root; a pre-workspace path (src/...) is looked up under engine/ too.
+#   e.g. tools/build_variant.sh safecheck engine/src/search/params.rs:CHECK_EXTENSION_SAFE_ONLY=true
 # A flip rewrites the line `... const CONST: TYPE = OLD;` of FILE to `= VALUE;`; a constant that
 # is not found (or found twice) stops the script. The worktree is /tmp/variant-NAME (made from
-# HEAD, replaced if present); the binary is copied to $BIN_DIR/squall-NAME (default /work/bin)
-# and its bench signature printed. Environment: BIN_DIR, CARGO_TARGET_DIR (default
-# /tmp/target-variant-NAME).
+# HEAD, replaced if present); the binary is copied to $BIN_DIR/squall-NAME (default: the
+# repository's target/variants) and its bench signature printed. Environment: BIN_DIR,
+# CARGO_TARGET_DIR (default /tmp/target-variant-NAME).
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
-    sed -n '2,17p' "$0" >&2
+    sed -n '2,16p' "$0" >&2
     exit 2
 fi
 name="$1"
 shift
 repo="$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)"
 tree="/tmp/variant-$name"
-bin_dir="${BIN_DIR:-/work/bin}"
+bin_dir="${BIN_DIR:-$repo/target/variants}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/tmp/target-variant-$name}"
 
 git -C "$repo" worktree remove --force "$tree" 2>/dev/null || rm -rf "$tree"
@@ -47,6 +48,9 @@ for flip in "$@"; do
         exit 2
     fi
     path="$tree/$file"
+    if [ ! -f "$path" ] && [ -f "$tree/engine/$file" ]; then
+        path="$tree/engine/$file"
+    fi
     pattern="^\(\(pub\(([a-z]*)\)\? \)\?const $const: [^=]*= \).*;\$"
     count="$(grep -c "$pattern" "$path" || true)"
     if [ "$count" != 1 ]; then

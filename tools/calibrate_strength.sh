@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Calibration of the strength limit (UCI_LimitStrength / UCI_Elo, see src/search/strength.rs).
+# Calibration of the strength limit (UCI_LimitStrength / UCI_Elo, see engine/src/search/strength.rs).
 #
 # For each level X, Squall at UCI_Elo=X plays Stockfish at UCI_Elo=X (Stockfish's scale is the
 # reference, anchored by its authors to CCRL 40/4), and then the fixed anchors, so the scale can
@@ -10,9 +10,9 @@
 #
 # Usage: tools/calibrate_strength.sh [-l "1500 1900 2300"] [-g 60] [-t 10+0.1] [-c 1]
 #                                   [-a fairymax,phalanx] [-m sf|anchors|both] [-o DIR]
-# Environment: PYTHON (default /tmp/venv/bin/python), MATCH (default
-# /work/shared/tools/match/match.py), SQUALL (default ./target/release/squall),
-# STOCKFISH (default /usr/games/stockfish).
+# Environment: PYTHON (default python3, which needs python-chess), MATCH (default
+# ../shared/tools/match/match.py beside the repository), SQUALL (default the repository's
+# target/release/squall), STOCKFISH (default stockfish on PATH, else /usr/games/stockfish).
 set -euo pipefail
 
 levels="1500 1900 2300"
@@ -44,10 +44,11 @@ case "$mode" in sf | anchors | both) ;; *)
     ;;
 esac
 
-PYTHON="${PYTHON:-/tmp/venv/bin/python}"
-MATCH="${MATCH:-/work/shared/tools/match/match.py}"
-SQUALL="${SQUALL:-./target/release/squall}"
-STOCKFISH="${STOCKFISH:-/usr/games/stockfish}"
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+PYTHON="${PYTHON:-python3}"
+MATCH="${MATCH:-$repo/../shared/tools/match/match.py}"
+SQUALL="${SQUALL:-$repo/target/release/squall}"
+STOCKFISH="${STOCKFISH:-$(command -v stockfish || echo /usr/games/stockfish)}"
 mkdir -p "$out"
 
 # Squall plays without its own book, as Stockfish and the anchors do: openings come from

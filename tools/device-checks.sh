@@ -4,7 +4,7 @@
 #
 #   tools/device-checks.sh prep SQUALL NEW_BIN BASE_BIN NAME
 #       here: tools/device-sprt.sh prep NEW_BIN BASE_BIN NAME, plus SQUALL (the build to
-#       measure, normally the PGO build of main) and Toga II (/usr/games/toga2) in .dev/
+#       measure, normally the PGO build of main) and Toga II ($TOGA, default /usr/games/toga2) in .dev/
 #   tools/device-checks.sh run NAME SEED SECONDS
 #       there (carry [".dev"]), from the repository root, finishing within SECONDS:
 #       1. env.txt    processor, cores, `squall bench`
@@ -22,7 +22,7 @@ prep)
     [ $# -eq 5 ] || { sed -n '2,17p' "$0" >&2; exit 2; }
     "$repo/tools/device-sprt.sh" prep "$3" "$4" "$5" || exit 1
     cp "$2" "$dev/squall-main"
-    cp /usr/games/toga2 "$dev/toga2"
+    cp "${TOGA:-/usr/games/toga2}" "$dev/toga2"
     du -sh "$dev"
     ;;
 run)

@@ -3,7 +3,9 @@
 # everything the match needs travels in `.dev/` (ignored through .git/info/exclude).
 #
 #   tools/device-sprt.sh prep NEW_BIN BASE_BIN NAME   here: fills .dev/ with match.py, python-chess,
-#                                                     the openings and the two engines
+#                                                     the openings and the two engines (SHARED:
+#                                                     default ../shared beside the repository;
+#                                                     PYTHON: one with python-chess, default python3)
 #   tools/device-sprt.sh run NAME SEED SECONDS        there (carry [".dev"]): plays NAME against
 #                                                     base at 5+0.05 on all but one core for
 #                                                     SECONDS, then stops it (SIGINT, results
@@ -14,21 +16,21 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 dev="$repo/.dev"
 case "${1:-}" in
 prep)
-    [ $# -eq 4 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
+    [ $# -eq 4 ] || { sed -n '2,14p' "$0" >&2; exit 2; }
     mkdir -p "$repo/.git/info"
     grep -qsx '/.dev/' "$repo/.git/info/exclude" || echo '/.dev/' >>"$repo/.git/info/exclude"
     rm -rf "$dev" && mkdir -p "$dev/site" "$dev/openings"
     shared="${SHARED:-$repo/../shared}"
     cp "$shared/tools/match/match.py" "$dev/"
     cp "$shared/openings/8moves_v3.pgn" "$dev/openings/"
-    site="$(/tmp/venv/bin/python -c 'import chess, os; print(os.path.dirname(chess.__file__))')"
+    site="$("${PYTHON:-python3}" -c 'import chess, os; print(os.path.dirname(chess.__file__))')"
     cp -r "$site" "$dev/site/"
     cp "$2" "$dev/squall-$4"
     cp "$3" "$dev/squall-base"
     du -sh "$dev"
     ;;
 run)
-    [ $# -eq 4 ] || { sed -n '2,12p' "$0" >&2; exit 2; }
+    [ $# -eq 4 ] || { sed -n '2,14p' "$0" >&2; exit 2; }
     name="$2" seed="$3" secs="$4"
     out="${OUT:-/tmp/device-out}"
     mkdir -p "$out"
@@ -48,7 +50,7 @@ run)
     tail -8 "$out/$name-s$seed.log"
     ;;
 *)
-    sed -n '2,12p' "$0" >&2
+    sed -n '2,14p' "$0" >&2
     exit 2
     ;;
 esac

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks Squall's PolyGlot book code against python-chess (used by tests/book.rs).
+"""Checks Squall's PolyGlot book code against python-chess (used by engine/tests/book.rs).
 
 usage: polyglot_check.py keys FILE        lines `FEN<TAB>KEY-HEX`: every key must equal
                                           chess.polyglot.zobrist_hash; prints `ok N`

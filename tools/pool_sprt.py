@@ -11,13 +11,20 @@ A run whose PGN is gone (an earlier session's machine) still pools through the p
 note recorded: --pairs N0,N1,N2,N3,N4 (pairs scoring 0, 1/2, 1, 3/2, 2 for the new engine),
 repeatable.
 
-Usage: tools/pool_sprt.py [--match PATH/match.py] [--pairs N0,..,N4]... ELO0 ELO1 [RUN.pgn ...]
+Usage: tools/pool_sprt.py [--match PATH/match.py (default ../shared/tools/match/match.py beside
+       the repository)] [--pairs N0,..,N4]... ELO0 ELO1 [RUN.pgn ...]
 """
 import argparse
 import collections
 import importlib.util
 import re
 import sys
+from pathlib import Path
+
+# The repository root, from this script's place in it (tools/).
+REPO = Path(__file__).resolve().parent.parent
+# match.py's usual place: ../shared/tools/match/match.py beside the repository.
+DEFAULT_MATCH = REPO.parent / "shared" / "tools" / "match" / "match.py"
 
 POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
@@ -57,7 +64,8 @@ def pairs_of(path, new_name):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--match", default="/work/shared/tools/match/match.py")
+    ap.add_argument("--match", default=str(DEFAULT_MATCH),
+                    help="match.py to take the statistics from (default: %(default)s)")
     ap.add_argument("--new-name", default="new")
     ap.add_argument("elo0", type=float)
     ap.add_argument("elo1", type=float)

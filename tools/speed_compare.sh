@@ -10,7 +10,7 @@
 #                                                          with the cores swapped: a slow spell of
 #                                                          a shared machine hits both alike, so the
 #                                                          paired ratios A/B spread far less
-# e.g. tools/speed_compare.sh go 5 /work/bin/squall-main target/release/squall /usr/games/toga2
+# e.g. tools/speed_compare.sh go 5 target/variants/squall-main target/release/squall /usr/games/toga2
 set -euo pipefail
 
 if [ $# -lt 3 ]; then

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The SMP start/stop stress test (tests/smp_stress.rs) under ThreadSanitizer.
+# The SMP start/stop stress test (engine/tests/smp_stress.rs) under ThreadSanitizer.
 #
 #   tools/tsan.sh                 300 cycles (SQUALL_STRESS_CYCLES overrides)
 #   SQUALL_STRESS_CYCLES=2000 SQUALL_STRESS_SEED=7 tools/tsan.sh
@@ -31,4 +31,4 @@ export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1 second_deadlock_stack=1 sup
 
 exec nice -n 19 cargo +nightly test --release -j1 \
     --target x86_64-unknown-linux-gnu --target-dir target/tsan \
-    --test smp_stress -- --test-threads=1 --nocapture
+    -p squall --test smp_stress -- --test-threads=1 --nocapture
