@@ -12,7 +12,7 @@
 #                        games of book_1.02.pgn (Debian's gnuchess-book source) and from
 #                        self-play (DATAGEN_GAMES games at DATAGEN_NODES nodes per move)
 #   make tune            fit the weights to data/ and write data/weights.rs (copy it over
-#                        src/eval/weights.rs to adopt it)
+#                        engine/src/eval/weights.rs to adopt it)
 #   make imbalance       material imbalances by self-play (squall-lab imbalance): IMBALANCE_GAMES
 #                        games per class at IMBALANCE_NODES nodes per move, on every core;
 #                        progress on stderr, the table in reports/imbalance.txt (git-ignored).
