@@ -372,6 +372,89 @@ fn learning_drops_a_losing_line() {
     assert_eq!(book.entries.len(), 2);
 }
 
+/// A book move comes with an `info` line (depth 0, a score, `pv` the move) so that GUIs and
+/// match runners have something to show; in xboard a thinking line when `post` is on.
+#[test]
+fn book_moves_have_an_info_line() {
+    let dir = temp_dir("bookinfo");
+    let path = dir.join("info.bin");
+    small_book(&path);
+    let mut uci = Engine::start(&["--uci"]);
+    uci.send_all(&[
+        "uci",
+        &format!("setoption name Book File value {}", path.display()),
+        "setoption name Book Variety value best",
+        "position startpos",
+        "go wtime 10000 btime 10000",
+    ]);
+    let lines = uci.until(|l| l.starts_with("bestmove"), secs(30.0));
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove e2e4"));
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info") && l.contains(" pv "))
+        .unwrap_or_else(|| panic!("no info line before bestmove: {lines:?}"));
+    assert!(
+        info.contains(" score cp ") && info.ends_with(" pv e2e4"),
+        "{info}"
+    );
+    uci.quit_within(secs(10.0));
+
+    let mut xb = Engine::start(&["--xboard"]);
+    xb.send_all(&["xboard", "protover 2"]);
+    xb.expect("feature done=1", secs(10.0));
+    xb.send_all(&[
+        &format!("option Book_File={}", path.display()),
+        "option Book_Variety=best",
+        "post",
+        "new",
+        "go",
+    ]);
+    let lines = xb.until(|l| l.starts_with("move "), secs(30.0));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("0 ") && l.ends_with(" e4")),
+        "{lines:?}"
+    );
+    xb.quit_within(secs(10.0));
+}
+
+/// A default book that is on but cannot be found is announced once: an `info string` by
+/// `isready` in UCI, a comment line at the first move in xboard.
+#[test]
+fn a_missing_default_book_is_announced_once() {
+    let missing = temp_dir("nobook").join("absent.bin");
+    let missing = missing.display().to_string();
+    let mut uci = Engine::start_with_book_env(&["--uci"], &missing);
+    uci.send_all(&["uci", "isready"]);
+    let lines = uci.until(|l| l == "readyok", secs(10.0));
+    let notes: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("no opening book"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{lines:?}");
+    assert!(notes[0].starts_with("info string") && notes[0].contains("absent.bin"));
+    uci.send_all(&["isready", "position startpos", "go depth 2"]);
+    let lines = uci.until(|l| l.starts_with("bestmove"), secs(30.0));
+    assert!(
+        !lines.iter().any(|l| l.contains("no opening book")),
+        "{lines:?}"
+    );
+    uci.quit_within(secs(10.0));
+
+    let mut xb = Engine::start_with_book_env(&["--xboard"], &missing);
+    xb.send_all(&["xboard", "protover 2"]);
+    xb.expect("feature done=1", secs(10.0));
+    xb.send_all(&["new", "sd 2", "go"]);
+    let lines = xb.until(|l| l.starts_with("move "), secs(30.0));
+    assert!(
+        lines.iter().any(|l| l.starts_with("# no opening book")),
+        "{lines:?}"
+    );
+    xb.quit_within(secs(10.0));
+}
+
 /// UCI has no result command: Squall learns a result it saw, here the mate the GUI's last
 /// `position` shows, at `ucinewgame`.
 #[test]

@@ -69,6 +69,8 @@ pub struct BookSession {
     exit_score: Option<i32>,
     /// The latest position of the game seen (UCI learns a result only from it).
     last_seen: Option<Position>,
+    /// Whether a missing default book has been announced (once per session).
+    announced_missing: bool,
 }
 
 impl Default for BookSession {
@@ -96,6 +98,7 @@ impl BookSession {
             played: Vec::new(),
             exit_score: None,
             last_seen: None,
+            announced_missing: false,
         }
     }
 
@@ -128,6 +131,31 @@ impl BookSession {
             }
             Err(e) => Err(format!("{e}; playing without a book")),
         }
+    }
+
+    /// A note, the first time it is asked for, when the book is on and names the default book
+    /// but none was found (a binary copied away from its `book/` folder, say): the engine plays
+    /// on without one, and the user should know. `SQUALL_BOOK` set empty means no book wanted.
+    pub fn missing_default_notice(&mut self, s: &BookSettings) -> Option<String> {
+        if self.announced_missing || !s.own_book || s.file.trim() != DEFAULT_BOOK {
+            return None;
+        }
+        if self.configure(s).is_err() || self.book.is_some() {
+            return None;
+        }
+        let note = match std::env::var_os(BOOK_ENV) {
+            Some(v) if v.is_empty() => return None,
+            Some(v) => format!(
+                "no opening book: {BOOK_ENV}={} cannot be read; playing without a book",
+                Path::new(&v).display()
+            ),
+            None => format!(
+                "no opening book: {DEFAULT_BOOK} is neither in the working folder nor beside \
+                 the binary (set {BOOK_ENV} or the book option); playing without a book"
+            ),
+        };
+        self.announced_missing = true;
+        Some(note)
     }
 
     /// The book move for `pos`, if the options allow one and the book has one; the move is

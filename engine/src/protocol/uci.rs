@@ -266,6 +266,13 @@ impl Uci {
         }
     }
 
+    /// Says once, as an `info string`, that the default book is on but was not found.
+    fn announce_missing_book(&mut self) {
+        if let Some(note) = self.book.missing_default_notice(&self.settings.book) {
+            self.out.line(&format!("info string {note}"));
+        }
+    }
+
     /// The game is over (UCI says so only by `ucinewgame` or `quit`): learn from it.
     fn game_over(&mut self) {
         let end = self.book.seen_end();
@@ -326,7 +333,15 @@ impl Uci {
             // The GUI did not stop the last search: end it and answer it first.
             self.stop_and_answer();
         }
+        self.announce_missing_book();
         if let Some(m) = self.book_move(&limits) {
+            // A normal info line too, so that GUIs and match runners show a score and a PV
+            // for book moves (the static evaluation; depth 0: nothing was searched).
+            let score = crate::eval::Evaluator::new().evaluate_full(&self.pos);
+            self.out.line(&format!(
+                "info depth 0 score cp {score} nodes 0 time 0 pv {}",
+                m.to_uci()
+            ));
             self.out
                 .line(&format!("info string book move {}", m.to_uci()));
             self.book.saw_move(&self.pos, m);
@@ -350,6 +365,7 @@ impl Uci {
             "uci" => self.identify(),
             "isready" => {
                 self.worker.apply(&mut self.settings);
+                self.announce_missing_book();
                 self.out.line("readyok");
             }
             "ucinewgame" => {

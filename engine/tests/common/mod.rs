@@ -22,10 +22,15 @@ pub fn secs(s: f64) -> Duration {
 
 impl Engine {
     pub fn start(args: &[&str]) -> Engine {
+        // No default opening book: these tests expect searches from the start position.
+        Engine::start_with_book_env(args, "")
+    }
+
+    /// `start` with the default book taken from `SQUALL_BOOK=book`.
+    pub fn start_with_book_env(args: &[&str], book: &str) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_squall"))
             .args(args)
-            // No default opening book: these tests expect searches from the start position.
-            .env("SQUALL_BOOK", "")
+            .env("SQUALL_BOOK", book)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -104,10 +104,21 @@ impl Xboard {
         if self.game_over {
             return;
         }
+        if let Some(note) = self.book.missing_default_notice(&self.settings.book) {
+            self.out.line(&format!("# {note}"));
+        }
         if let Some(m) = self.book_move() {
+            // Shown as a thinking line of depth 0 with the static evaluation, like a search's.
+            if self.post.load(Ordering::Relaxed) {
+                let score = crate::eval::Evaluator::new().evaluate_full(&self.pos);
+                let pv = san_line(&self.pos, &[m]);
+                self.out
+                    .line(&format!("0 {} 0 0 {pv}", xboard_score(score)));
+            }
             let r = SearchResult {
                 best: m,
                 ponder: Move::NONE,
+                // Not a search's score: the resignation and draw-offer rules ignore it.
                 score: 0,
                 depth: 0,
                 nodes: 0,
