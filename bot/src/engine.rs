@@ -89,11 +89,17 @@ pub struct Engine {
 
 const HANDSHAKE: Duration = Duration::from_secs(10);
 
-/// The engine command line: the configured one, or this executable with `--uci`.
+/// The engine command line: the configured one, or Squall with `--uci` — the `squall` binary
+/// beside this one (both are built into the same folder), else `squall` from the PATH.
 pub fn command_line(cfg: &Config) -> Result<Vec<String>, String> {
     if cfg.engine_command.trim().is_empty() {
-        let exe = std::env::current_exe().map_err(|e| format!("own executable: {e}"))?;
-        return Ok(vec![exe.to_string_lossy().into_owned(), "--uci".into()]);
+        let name = format!("squall{}", std::env::consts::EXE_SUFFIX);
+        let beside = std::env::current_exe()
+            .ok()
+            .map(|exe| exe.with_file_name(&name))
+            .filter(|p| p.is_file());
+        let exe = beside.map_or(name, |p| p.to_string_lossy().into_owned());
+        return Ok(vec![exe, "--uci".into()]);
     }
     let words = split_command(&cfg.engine_command);
     if words.is_empty() {

@@ -118,7 +118,7 @@ pub const KEYS: &[KeySpec] = &[
         "command",
         Kind::Str,
         "\"\"",
-        "engine command line; empty runs this squall executable with --uci",
+        "engine command line; empty runs the squall binary beside squall-ics with --uci",
     ),
     key(
         "engine",

@@ -84,7 +84,7 @@ fn checkmate_from_a_set_position() {
         start_fen: Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1".into()),
         ..Scenario::default()
     };
-    // No engine command: the bot runs its own executable with --uci.
+    // No engine command: the bot runs the `squall` binary beside its own with --uci.
     let (f, _) = one_game("mate", sc, &format!("{SEEK}#engine\nprotocol = \"uci\"\n"));
     assert_eq!(
         (f.result.as_str(), f.why.as_str()),
