@@ -4,7 +4,8 @@
 
 use super::options::{self, Settings};
 use super::worker::Worker;
-use super::{drive, load_fen, uci, Handler, Out, Protocol, Session, Switch};
+use super::{drive, uci, Handler, Out, Protocol, Session, Switch};
+use crate::board::fen::load_fen;
 use crate::board::Position;
 use crate::perft;
 

@@ -20,11 +20,6 @@ use std::io::{BufRead, Write};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 
-use crate::board::Position;
-
-/// The highest half-move clock and move number a FEN may carry (guards the counters' range).
-pub const MAX_FEN_HALFMOVE: u16 = 10_000;
-pub const MAX_FEN_FULLMOVE: u16 = 30_000;
 /// Clocks and increments beyond this (about 115 days) are treated as this.
 pub const MAX_CLOCK_MS: u64 = 10_000_000_000;
 /// Longest mate the `mate` limit looks for.
@@ -112,22 +107,6 @@ pub fn spawn_reader<R: BufRead + Send + 'static>(mut input: R, tx: Sender<Event>
         eprintln!("error: cannot start the input thread");
         std::process::exit(1);
     }
-}
-
-/// Parses a FEN for a protocol: the board's own checks plus a sane range for the counters.
-pub fn load_fen(text: &str) -> Result<Position, String> {
-    let pos = Position::from_fen(text).map_err(|e| e.to_string())?;
-    if pos.halfmove_clock() > MAX_FEN_HALFMOVE {
-        return Err(format!(
-            "half-move clock above {MAX_FEN_HALFMOVE} is not accepted"
-        ));
-    }
-    if pos.fullmove_number() > MAX_FEN_FULLMOVE {
-        return Err(format!(
-            "move number above {MAX_FEN_FULLMOVE} is not accepted"
-        ));
-    }
-    Ok(pos)
 }
 
 /// The protocol a first input line asks for, `None` for the console.

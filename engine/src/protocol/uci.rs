@@ -4,9 +4,8 @@
 
 use super::options::{self, Settings};
 use super::worker::Worker;
-use super::{
-    drive, load_fen, Handler, Out, Protocol, Session, Switch, MAX_CLOCK_MS, MAX_MATE_MOVES,
-};
+use super::{drive, Handler, Out, Protocol, Session, Switch, MAX_CLOCK_MS, MAX_MATE_MOVES};
+use crate::board::fen::load_fen;
 use crate::board::Position;
 use crate::book::session::BookSession;
 use crate::search::{mate_in, Bound, Iteration, Limits, Report, SearchResult};
