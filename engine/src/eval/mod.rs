@@ -214,7 +214,7 @@ impl Evaluator {
         let psq = if self.board_psq {
             pos.psq()
         } else {
-            psqt::psq_sum(pos, &self.params)
+            psq_sum(pos, &self.params)
         };
         let mut scales = ScaleMemo::default();
         let terms = pawn_terms(pos, entry);
@@ -475,4 +475,21 @@ fn full(
     let mut info = EvalInfo::new(pos, entry, NoTrace);
     fill(pos, p, terms, &mut info);
     finish(pos, psq + info.balance(), scales)
+}
+
+/// The White-relative material and placement sum of `pos` under weights `p`, from scratch
+/// (the board keeps the same sum for the built-in weights incrementally).
+pub fn psq_sum(pos: &Position, p: &Params) -> Score {
+    let mut total = Score::ZERO;
+    for c in Colour::BOTH {
+        for &sq in pos.pieces(c).iter().chain(pos.pawns(c).iter()) {
+            let kind = pos.piece_at(sq).kind();
+            let v = psqt::white_psq(p, kind, psqt::relative64(c, sq));
+            match c {
+                Colour::White => total += v,
+                Colour::Black => total -= v,
+            }
+        }
+    }
+    total
 }

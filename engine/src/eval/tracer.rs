@@ -14,7 +14,7 @@
 use super::params::{Field, Params, PARAM_COUNT};
 use super::pawns::PawnEntry;
 use super::score::{s, Score};
-use super::{blend_parts, collect, endgame, psqt, scale, EVAL_LIMIT};
+use super::{blend_parts, collect, endgame, scale, EVAL_LIMIT};
 use crate::board::Position;
 use crate::types::Colour;
 
@@ -107,7 +107,7 @@ impl EvalTrace {
         let mut tracer = Coefficients::default();
         let entry = PawnEntry::compute_traced(pos, p, &mut tracer);
         let info = collect(pos, p, &entry, tracer);
-        let total = psqt::psq_sum(pos, p) + info.balance();
+        let total = super::psq_sum(pos, p) + info.balance();
         let scale = scale::factor(pos, total.eg());
         let entries = info
             .tracer
