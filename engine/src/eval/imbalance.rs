@@ -5,7 +5,7 @@
 
 use super::params::Params;
 use super::score::Score;
-use super::trace::Term;
+use super::term::Term;
 use super::tracer::Tracer;
 use super::EvalInfo;
 use crate::board::Position;

@@ -14,7 +14,7 @@ use super::params::{Params, KING_ATTACKERS_SCALE_ONE, KING_SAFETY_UNITS};
 use super::pawns::PawnEntry;
 use super::psqt;
 use super::score::Score;
-use super::trace::Term;
+use super::term::Term;
 use super::tracer::Tracer;
 use super::EvalInfo;
 use crate::board::bitboard;

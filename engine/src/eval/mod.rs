@@ -12,8 +12,10 @@
 //! Submodules, one per concept: `params` (the weight table), `pawns` (pawn structure, shelter,
 //! pawn hash), `mobility` (the ray scan), `passed` (piece-dependent passed-pawn terms), `king`
 //! (shelter and attack), `pieces` (outposts, rooks, queens, trapped pieces), `imbalance`,
-//! `threats`, `mopup` (mating a bare king), `scale` (drawish material), `trace` (the
-//! term-by-term breakdown), plus the incrementally kept `psqt` and the packed `score`.
+//! `threats`, `mopup` (mating a bare king), `scale` (drawish material), `term` (the terms
+//! `EvalInfo` sums), `breakdown` (the console's term-by-term `eval` breakdown), `tracer` (the
+//! weights' coefficients for the tuner), plus the incrementally kept `psqt` and the packed
+//! `score`.
 //! `endgame` (recognised material signatures) answers first when it knows the value.
 
 /// Fetches a weight from `Params` and tells the tracer which one it was and for whom:
@@ -62,6 +64,7 @@ macro_rules! weight_times {
     }};
 }
 
+pub mod breakdown;
 pub mod cache;
 pub mod endgame;
 pub mod imbalance;
@@ -75,19 +78,19 @@ pub mod pieces;
 pub mod psqt;
 pub mod scale;
 pub mod score;
+pub mod term;
 pub mod threats;
-pub mod trace;
 pub mod tracer;
 pub mod weights;
 
 use crate::board::Position;
 use crate::types::{Colour, Kind};
+pub use breakdown::trace;
 use cache::EvalCache;
 use params::{Params, DEFAULT_PARAMS};
 use pawns::{PawnEntry, PawnTable};
 use score::Score;
-pub use trace::trace;
-use trace::{Term, TERM_COUNT};
+use term::{Term, TERM_COUNT};
 use tracer::{NoTrace, Tracer};
 
 /// The lazy exit fires when the estimate is this far outside the window. The estimate misses
@@ -402,7 +405,7 @@ fn estimate(
     finish(pos, total, scales)
 }
 
-/// Runs every term into a fresh `EvalInfo`; shared by `trace` and the tuner's `EvalTrace`
+/// Runs every term into a fresh `EvalInfo`; shared by `breakdown::trace` and the tuner's `EvalTrace`
 /// (`full` calls the same `fill`). Material and placement are left out (the caller has their
 /// sum); a tracer is told of them here, and of the pawn entry's shelter file, but the entry's
 /// structure and passer terms it must have been told of when the entry was computed.

@@ -2,7 +2,7 @@
 //! search finds mates with rook, queen or two minors that lie beyond its horizon.
 
 use super::params::Params;
-use super::trace::Term;
+use super::term::Term;
 use super::tracer::Tracer;
 use super::EvalInfo;
 use crate::board::geometry::distance;

@@ -9,7 +9,7 @@
 use super::params::Params;
 use super::pawns::bb;
 use super::score::Score;
-use super::trace::Term;
+use super::term::Term;
 use super::tracer::Tracer;
 use super::EvalInfo;
 use crate::board::geometry::distance;

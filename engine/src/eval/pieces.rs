@@ -3,7 +3,7 @@
 
 use super::params::Params;
 use super::pawns::{count, file_squares, rank_mask};
-use super::trace::Term;
+use super::term::Term;
 use super::tracer::Tracer;
 use super::EvalInfo;
 use crate::board::{castle_rights, Position};

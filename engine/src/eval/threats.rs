@@ -7,7 +7,7 @@ use super::mobility::kind_slot;
 use super::params::Params;
 use super::pawns::{count, pawn_attacks, rank_mask};
 use super::score::Score;
-use super::trace::Term;
+use super::term::Term;
 use super::tracer::Tracer;
 use super::EvalInfo;
 use crate::board::Position;
