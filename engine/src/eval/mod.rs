@@ -68,7 +68,9 @@ pub mod breakdown;
 pub mod cache;
 pub mod endgame;
 pub mod imbalance;
+pub mod info;
 pub mod king;
+pub mod linear;
 pub mod mobility;
 pub mod mopup;
 pub mod params;
@@ -87,10 +89,11 @@ use crate::board::Position;
 use crate::types::{Colour, Kind};
 pub use breakdown::trace;
 use cache::EvalCache;
+use info::EvalInfo;
 use params::{Params, DEFAULT_PARAMS};
 use pawns::{PawnEntry, PawnTable};
 use score::Score;
-use term::{Term, TERM_COUNT};
+use term::Term;
 use tracer::{NoTrace, Tracer};
 
 /// The lazy exit fires when the estimate is this far outside the window. The estimate misses
@@ -106,8 +109,6 @@ const LAZY_PASSER_RANKS: [u8; 2] = [5, 6];
 /// Every evaluation lies within plus or minus this bound (below 20000, where mate scores
 /// begin).
 pub const EVAL_LIMIT: i32 = 19_999;
-/// Kind-indexed tables (`Kind as usize`, 1..=6) have this many slots.
-const KIND_SLOTS: usize = 7;
 
 /// Counters for the search's statistics output.
 #[derive(Clone, Copy, Debug, Default)]
@@ -242,64 +243,6 @@ impl Evaluator {
     }
 }
 
-/// What the term modules share during one evaluation; squares are bitboards (see `pawns::bb`).
-#[derive(Clone, Debug)]
-pub struct EvalInfo<'a, T: Tracer = NoTrace> {
-    /// The pawn hash's entry, read in place (it is a few hundred bytes).
-    pub pawns: &'a PawnEntry,
-    pub occupied: [u64; 2],
-    /// Squares each colour attacks (pawns and king included).
-    pub attacked: [u64; 2],
-    /// Squares each colour attacks with each kind (`Kind as usize`).
-    pub attacked_by: [[u64; KIND_SLOTS]; 2],
-    /// The king's square and its neighbours.
-    pub king_zone: [u64; 2],
-    /// Pieces of a colour attacking the *enemy* king zone, their summed kind weights and the
-    /// zone squares they hit.
-    pub king_attackers: [i32; 2],
-    pub king_attack_weight: [i32; 2],
-    pub king_zone_hits: [i32; 2],
-    /// Each term per colour, from that colour's point of view.
-    pub terms: [[Score; 2]; TERM_COUNT],
-    /// Told of every weight used.
-    pub tracer: T,
-}
-
-impl<'a, T: Tracer> EvalInfo<'a, T> {
-    fn new(pos: &Position, pawns: &'a PawnEntry, tracer: T) -> EvalInfo<'a, T> {
-        let occupied = occupancy(pos);
-        let mut king_zone = [0u64; 2];
-        for c in Colour::BOTH {
-            let k = pos.king(c);
-            king_zone[c.index()] = mobility::king_zone(k);
-        }
-        EvalInfo {
-            pawns,
-            occupied,
-            attacked: [0; 2],
-            attacked_by: [[0; KIND_SLOTS]; 2],
-            king_zone,
-            king_attackers: [0; 2],
-            king_attack_weight: [0; 2],
-            king_zone_hits: [0; 2],
-            terms: [[Score::ZERO; 2]; TERM_COUNT],
-            tracer,
-        }
-    }
-
-    #[inline]
-    pub fn add(&mut self, term: Term, c: Colour, v: Score) {
-        self.terms[term as usize][c.index()] += v;
-    }
-
-    /// Sum of every term, White minus Black.
-    fn balance(&self) -> Score {
-        self.terms
-            .iter()
-            .fold(Score::ZERO, |acc, t| acc + t[0] - t[1])
-    }
-}
-
 /// The pawn-hash terms that the cheap estimate and the full evaluation share, per colour:
 /// structure, passer rank bonus, king shelter.
 type PawnTerms = [(Score, Score, Score); 2];
@@ -384,12 +327,6 @@ fn lazy_allowed(pos: &Position, e: &PawnEntry) -> bool {
             .fold(0, |m, &r| m | pawns::rank_mask(c.relative_rank(r)))
     };
     e.passed[0] & advanced(Colour::White) == 0 && e.passed[1] & advanced(Colour::Black) == 0
-}
-
-/// Squares each colour occupies, kept by the position.
-#[inline]
-fn occupancy(pos: &Position) -> [u64; 2] {
-    Colour::BOTH.map(|c| pos.occupancy(c))
 }
 
 /// The lazy estimate: incremental material and squares, pawn-hash terms, tempo.
