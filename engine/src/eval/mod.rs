@@ -110,6 +110,13 @@ const LAZY_PASSER_RANKS: [u8; 2] = [5, 6];
 /// begin).
 pub const EVAL_LIMIT: i32 = 19_999;
 
+/// The built-in weights (`weights::DEFAULT_PARAMS`, re-exported by `params`).
+impl Default for Params {
+    fn default() -> Params {
+        DEFAULT_PARAMS
+    }
+}
+
 /// Counters for the search's statistics output.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EvalStats {
