@@ -110,6 +110,14 @@ impl fmt::Display for FenError {
 impl std::error::Error for FenError {}
 
 impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        match Position::from_fen(START_FEN) {
+            Ok(p) => p,
+            Err(e) => unreachable!("start FEN is valid: {e}"),
+        }
+    }
+
     /// Parses a FEN (or the first four to six fields of an EPD line).
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();

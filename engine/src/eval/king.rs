@@ -67,7 +67,7 @@ pub fn queen_bears_on_king(pos: &Position, c: Colour) -> bool {
     }
     let their_king = pos.king(c.flip());
     let zone = king_zone(their_king);
-    let occupied = bitboard::occupied(pos);
+    let occupied = pos.occupied();
     pos.pieces(c)[1..]
         .iter()
         .filter(|&&sq| pos.piece_at(sq) == queen)
@@ -87,9 +87,9 @@ pub fn piece_bears_on_king(pos: &Position, sq: crate::types::Square) -> bool {
     let from = to64(sq);
     let reach = match p.kind() {
         Kind::Knight => bitboard::KNIGHT[from & 63],
-        Kind::Bishop => bitboard::bishop(from, bitboard::occupied(pos)),
-        Kind::Rook => bitboard::rook(from, bitboard::occupied(pos)),
-        Kind::Queen => bitboard::queen(from, bitboard::occupied(pos)),
+        Kind::Bishop => bitboard::bishop(from, pos.occupied()),
+        Kind::Rook => bitboard::rook(from, pos.occupied()),
+        Kind::Queen => bitboard::queen(from, pos.occupied()),
         _ => 0,
     };
     reach & zone != 0
