@@ -367,7 +367,9 @@ class Crate:
 
 
 PATH_IN_CODE = re.compile(r"(?<![\w:$])(\$?[A-Za-z_]\w*)((?:\s*::\s*[A-Za-z_]\w*)+)")
-IDENT = re.compile(r"[A-Za-z_]\w*")
+# A name as an item would be written: not a field access (`.x`) nor a field or argument label
+# (`x: ...`, but `x::` is a path).
+MENTION = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(?!\w)(?!\s*:(?!:))")
 
 
 def module_at(info, offset):
@@ -396,7 +398,7 @@ def edges_of_crate(crate, edges):
 
             def mentioned():
                 if not idents:
-                    idents.append(set(IDENT.findall(masked)))
+                    idents.append(set(MENTION.findall(masked)))
                 return idents[0]
 
             # `use` declarations

@@ -15,8 +15,9 @@ mod think;
 use edit::Edit;
 
 use super::options::{self, Settings};
+use super::session::{drive, Handler, Out, Session, Switch, MAX_CLOCK_MS};
+use super::uci;
 use super::worker::{Reporter, Worker};
-use super::{drive, uci, Handler, Out, Session, Switch, MAX_CLOCK_MS};
 use crate::board::fen::load_fen;
 use crate::board::notation::MoveParseError;
 use crate::board::Position;
