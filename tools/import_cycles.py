@@ -30,6 +30,11 @@ to that module's file.
 What is not an edge:
 
   * `mod foo;` (a parent declaring its child) and `mod` attributes;
+  * a re-export (`pub use`, `pub(crate) use`, ...) of a name that the file does not itself
+    use: a parent's `pub use child::X` only passes X on, and X's users get the edge to the
+    child.  (A re-exported name that the file also uses is an ordinary import.)  "Uses"
+    means written as an item would be: field accesses (`.x`) and field or argument labels
+    (`x: ...`) are not uses of an item `x`;
   * a file's use of itself, so `mod tests { use super::*; }` inside a file adds nothing
     (the glob is resolved like any other, and what it reaches through the file's own
     imports are edges the file already has);
@@ -42,6 +47,10 @@ shortest loop through its files and every edge inside it, with the line that mad
 
 --max-lines N also reports every .rs file longer than N lines, except those given with
 --long-ok (default: engine/src/search/searcher.rs), matched as a path suffix.
+
+The parse is textual (comments and literals blanked, then regular expressions, brace
+depth for inline modules and module-level items); it does not expand macros, follow `cfg`,
+or tell a local variable from an item of the same name, so it errs towards extra edges.
 
 Exit status: 1 if any circle (or, with --max-lines, any over-long file) is found, else 0.
 No dependencies beyond the standard library.

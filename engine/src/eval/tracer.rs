@@ -4,7 +4,7 @@
 //! a `Tracer` which weight it was, for which colour and how many times. The engine's tracer,
 //! `NoTrace`, does nothing and compiles away; `Coefficients` counts, per weight, White's uses
 //! minus Black's. With the game phase and the endgame scale factor that the position had, the
-//! counts give back the evaluation exactly (`EvalTrace::value`), and a tuner can evaluate
+//! counts give back the evaluation exactly (`linear::EvalTrace::value`), and a tuner can evaluate
 //! millions of positions under new weights with one sparse dot product each.
 //!
 //! What is not linear is held fixed at the weights the trace was taken with: the attack units
