@@ -23,6 +23,7 @@ use crate::types::Colour;
 /// Files the king lands on when castling short and long.
 pub(crate) const SHORT_CASTLE_FILE: usize = 6;
 pub(crate) const LONG_CASTLE_FILE: usize = 2;
+
 /// Entries in the pawn hash (a power of two).
 pub const PAWN_HASH_ENTRIES: usize = 16 * 1024;
 
