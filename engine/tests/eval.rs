@@ -4,7 +4,7 @@
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use squall::eval::trace::{Term, TERMS};
+use squall::eval::term::{Term, TERMS};
 use squall::eval::{trace, Evaluator, EVAL_LIMIT, LAZY_MARGIN};
 use squall::Position;
 

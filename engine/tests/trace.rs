@@ -4,8 +4,8 @@
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use squall::eval::linear::EvalTrace;
 use squall::eval::params::{Field, DEFAULT_PARAMS, PARAM_COUNT};
-use squall::eval::tracer::EvalTrace;
 use squall::eval::Evaluator;
 use squall::Position;
 

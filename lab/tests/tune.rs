@@ -5,8 +5,8 @@
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use squall::eval::linear::EvalTrace;
 use squall::eval::params::{Params, DEFAULT_PARAMS};
-use squall::eval::tracer::EvalTrace;
 use squall::Position;
 use squall_lab::tune::data::Sample;
 use squall_lab::tune::texel::{self, sigmoid};

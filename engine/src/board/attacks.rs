@@ -55,14 +55,14 @@ impl Position {
     #[inline]
     pub fn path_clear(&self, from: Square, to: Square) -> bool {
         debug_assert!(step(from, to) != 0);
-        Self::between(from, to) & bitboard::occupied(self) == 0
+        Self::between(from, to) & self.occupied() == 0
     }
 
     /// Like `path_clear`, but treats the squares in `vacated` (64-bit) as empty and `filled`
     /// as occupied: the occupancy after a move that has not been made.
     #[inline]
     fn path_clear_after(&self, from: Square, to: Square, vacated: u64, filled: Square) -> bool {
-        let mut occupied = bitboard::occupied(self) & !vacated;
+        let mut occupied = self.occupied() & !vacated;
         if filled != NO_SQUARE {
             occupied |= bitboard::bit64(filled);
         }
@@ -100,7 +100,7 @@ impl Position {
     /// Is `sq` attacked by `by` when the square `ignore` is treated as empty? (A king stepping
     /// away along a checking line must not count its old square as a shield.)
     pub fn is_attacked_ignoring(&self, sq: Square, by: Colour, ignore: Square) -> bool {
-        let mut occupied = bitboard::occupied(self);
+        let mut occupied = self.occupied();
         if ignore != NO_SQUARE {
             occupied &= !bitboard::bit64(ignore);
         }
@@ -180,7 +180,7 @@ impl Position {
 
     /// Every piece of colour `by` attacking `sq` (x-rays not included).
     pub fn attackers(&self, sq: Square, by: Colour) -> SquareSet {
-        let mut set64 = self.attackers_of(to64(sq), bitboard::occupied(self)) & self.occupancy(by);
+        let mut set64 = self.attackers_of(to64(sq), self.occupied()) & self.occupancy(by);
         let mut set = 0;
         while set64 != 0 {
             set |= bit(from64(set64.trailing_zeros() as usize));
@@ -232,7 +232,7 @@ impl Position {
     /// Pieces of colour `c` pinned against their own king.
     pub fn pinned(&self, c: Colour) -> SquareSet {
         let k = to64(self.king(c)) & 63;
-        let occupied = bitboard::occupied(self);
+        let occupied = self.occupied();
         // Enemy sliders that would see the king on an empty board, along a line they move on.
         let mut snipers = self.slider_attackers_of(k, 0) & self.occupancy(c.flip());
         let mut pinned = 0;
@@ -316,7 +316,7 @@ impl Position {
     pub fn check_squares(&self) -> CheckSquares {
         let us = self.side;
         let k = to64(self.king(us.flip())) & 63;
-        let occupied = bitboard::occupied(self);
+        let occupied = self.occupied();
         let diagonal = bitboard::bishop(k, occupied);
         let straight = bitboard::rook(k, occupied);
         let mut direct = [0u64; 7];
@@ -404,7 +404,7 @@ impl Position {
         // square closes lines rather than opening them: so any of our sliders (the mover
         // aside) that sees the king over the board after the move sees it through a vacated
         // square.
-        let occupied = (bitboard::occupied(self) & !vacated) | bitboard::bit64(m.to());
+        let occupied = (self.occupied() & !vacated) | bitboard::bit64(m.to());
         let queens = self.kind_set(Kind::Queen);
         let mut seen = 0;
         if diagonal {

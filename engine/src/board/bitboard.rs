@@ -8,7 +8,6 @@
 //! everything beyond it is removed by the blocker's own ray. All tables are built at compile
 //! time. Squares are 0..64 (`to64`), bit `8 * rank + file`.
 
-use super::Position;
 use crate::types::Colour;
 
 /// Rank and file steps of the eight directions. The first four grow the square index (north,
@@ -122,12 +121,6 @@ pub fn pawn_attacks(c: Colour, pawns: u64) -> u64 {
         Colour::White => ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9),
         Colour::Black => ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7),
     }
-}
-
-/// Every occupied square of `pos`.
-#[inline]
-pub fn occupied(pos: &Position) -> u64 {
-    pos.occupancy(Colour::White) | pos.occupancy(Colour::Black)
 }
 
 /// `RAYS[direction][square]`: every square from `square` to the edge, the square itself left out.

@@ -15,6 +15,26 @@ use crate::types::{parse_square, rank_of, square, square_name, Colour, Kind, Pie
 
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// The highest half-move clock and move number a FEN may carry (guards the counters' range).
+pub const MAX_FEN_HALFMOVE: u16 = 10_000;
+pub const MAX_FEN_FULLMOVE: u16 = 30_000;
+
+/// Parses a FEN for a protocol: the board's own checks plus a sane range for the counters.
+pub fn load_fen(text: &str) -> Result<Position, String> {
+    let pos = Position::from_fen(text).map_err(|e| e.to_string())?;
+    if pos.halfmove_clock() > MAX_FEN_HALFMOVE {
+        return Err(format!(
+            "half-move clock above {MAX_FEN_HALFMOVE} is not accepted"
+        ));
+    }
+    if pos.fullmove_number() > MAX_FEN_FULLMOVE {
+        return Err(format!(
+            "move number above {MAX_FEN_FULLMOVE} is not accepted"
+        ));
+    }
+    Ok(pos)
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FenError {
     Empty,
@@ -90,6 +110,14 @@ impl fmt::Display for FenError {
 impl std::error::Error for FenError {}
 
 impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        match Position::from_fen(START_FEN) {
+            Ok(p) => p,
+            Err(e) => unreachable!("start FEN is valid: {e}"),
+        }
+    }
+
     /// Parses a FEN (or the first four to six fields of an EPD line).
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();

@@ -135,14 +135,6 @@ impl Position {
         }
     }
 
-    /// The standard starting position.
-    pub fn startpos() -> Position {
-        match Position::from_fen(fen::START_FEN) {
-            Ok(p) => p,
-            Err(e) => unreachable!("start FEN is valid: {e}"),
-        }
-    }
-
     // ----- accessors -----
 
     #[inline]
@@ -223,6 +215,12 @@ impl Position {
     #[inline]
     pub fn occupancy(&self, c: Colour) -> u64 {
         self.occupancy[c.index()]
+    }
+
+    /// Every occupied square, as a 64-bit set.
+    #[inline]
+    pub fn occupied(&self) -> u64 {
+        self.occupancy(Colour::White) | self.occupancy(Colour::Black)
     }
 
     /// The squares of every piece of `kind`, both colours, as a 64-bit set.

@@ -120,7 +120,7 @@ impl Position {
         // The first move has left its square (and taken the en-passant pawn off the board):
         // the attackers over that occupancy are the board's plus the x-rays it uncovered, as
         // `vacate` would have made them.
-        let mut occupied = bitboard::occupied(self) & !bitboard::bit64(m.from());
+        let mut occupied = self.occupied() & !bitboard::bit64(m.from());
         if m.is_en_passant() {
             occupied &= !bitboard::bit64((target as i16 - us.forward()) as Square);
         }

@@ -6,8 +6,7 @@ use std::process::ExitCode;
 use clap::{ArgGroup, Args, Subcommand};
 
 use super::edit::{self, Action};
-use super::learn::Learn;
-use super::{effective_weight, polyglot_key, Book};
+use super::{show_lines, Book};
 use crate::board::Position;
 
 #[derive(Args)]
@@ -84,7 +83,7 @@ pub fn run(args: BookArgs) -> ExitCode {
 /// The position `--fen` and `--moves` name.
 pub fn position(args: &PositionArgs) -> Result<Position, String> {
     let fen = args.fen.as_deref().unwrap_or(crate::board::fen::START_FEN);
-    let mut pos = crate::protocol::load_fen(fen).map_err(|e| format!("bad FEN: {e}"))?;
+    let mut pos = crate::board::fen::load_fen(fen).map_err(|e| format!("bad FEN: {e}"))?;
     for m in &args.moves {
         let mv = pos
             .parse_move(m)
@@ -92,49 +91,6 @@ pub fn position(args: &PositionArgs) -> Result<Position, String> {
         pos.make(mv);
     }
     Ok(pos)
-}
-
-/// The lines `squall book show` prints for `pos`.
-pub fn show_lines(book: &Book, pos: &Position) -> Vec<String> {
-    let key = polyglot_key(pos);
-    let mut lines = vec![format!("key {key:016x}  fen {}", pos.to_fen())];
-    let moves = book.moves(pos);
-    let stored = book.entries_for(key).len();
-    if moves.is_empty() {
-        lines.push("no book moves".into());
-    }
-    let total: u64 = moves.iter().map(|(_, e)| u64::from(e.weight)).sum();
-    let chosen: f64 = moves.iter().map(|(_, e)| effective_weight(e)).sum();
-    for (m, e) in &moves {
-        let l = Learn::unpack(e.learn);
-        let share = 100.0 * f64::from(e.weight) / total.max(1) as f64;
-        let play = 100.0 * effective_weight(e) / if chosen > 0.0 { chosen } else { 1.0 };
-        let mark = if l.always {
-            " always"
-        } else if e.weight == 0 {
-            " never"
-        } else if l.dropped() {
-            " dropped by learning"
-        } else {
-            ""
-        };
-        lines.push(format!(
-            "{:<6} {:<7} weight {:>5}  share {share:5.1}%  played {play:5.1}%  learned {:>4} games {:+6} ({:#010x}){mark}",
-            m.to_uci(),
-            pos.clone().to_san(*m),
-            e.weight,
-            l.games,
-            l.score,
-            e.learn,
-        ));
-    }
-    if stored > moves.len() {
-        lines.push(format!(
-            "{} entries with no legal move here (hash collision or damage) left out",
-            stored - moves.len()
-        ));
-    }
-    lines
 }
 
 fn show(a: &ShowArgs) -> Result<(), String> {

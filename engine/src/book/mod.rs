@@ -26,6 +26,7 @@ pub mod session;
 pub use keys::polyglot_key;
 pub use reader::{Book, BookError, Entry};
 
+use crate::board::Position;
 use crate::moves::Move;
 use learn::Learn;
 
@@ -130,6 +131,49 @@ pub fn choose(moves: &[(Move, Entry)], variety: Variety, random: f64) -> Option<
             pool.last().map(|(m, _)| *m)
         }
     }
+}
+
+/// The lines `squall book show` prints for `pos`.
+pub fn show_lines(book: &Book, pos: &Position) -> Vec<String> {
+    let key = polyglot_key(pos);
+    let mut lines = vec![format!("key {key:016x}  fen {}", pos.to_fen())];
+    let moves = book.moves(pos);
+    let stored = book.entries_for(key).len();
+    if moves.is_empty() {
+        lines.push("no book moves".into());
+    }
+    let total: u64 = moves.iter().map(|(_, e)| u64::from(e.weight)).sum();
+    let chosen: f64 = moves.iter().map(|(_, e)| effective_weight(e)).sum();
+    for (m, e) in &moves {
+        let l = Learn::unpack(e.learn);
+        let share = 100.0 * f64::from(e.weight) / total.max(1) as f64;
+        let play = 100.0 * effective_weight(e) / if chosen > 0.0 { chosen } else { 1.0 };
+        let mark = if l.always {
+            " always"
+        } else if e.weight == 0 {
+            " never"
+        } else if l.dropped() {
+            " dropped by learning"
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "{:<6} {:<7} weight {:>5}  share {share:5.1}%  played {play:5.1}%  learned {:>4} games {:+6} ({:#010x}){mark}",
+            m.to_uci(),
+            pos.clone().to_san(*m),
+            e.weight,
+            l.games,
+            l.score,
+            e.learn,
+        ));
+    }
+    if stored > moves.len() {
+        lines.push(format!(
+            "{} entries with no legal move here (hash collision or damage) left out",
+            stored - moves.len()
+        ));
+    }
+    lines
 }
 
 #[cfg(test)]

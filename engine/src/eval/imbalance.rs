@@ -3,11 +3,11 @@
 //! `squall imbalance` measured by games (a queen against three minors by the rooks left, a rook
 //! against two minors, the exchange).
 
+use super::info::EvalInfo;
 use super::params::Params;
 use super::score::Score;
-use super::trace::Term;
+use super::term::Term;
 use super::tracer::Tracer;
-use super::EvalInfo;
 use crate::board::Position;
 use crate::types::{Colour, Kind};
 

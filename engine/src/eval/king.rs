@@ -9,37 +9,23 @@
 //! convex table, so the danger climbs steeply as attackers pile up. It only counts when the
 //! attacker has a queen or enough other material to mate with.
 
-use super::mobility::{kind_slot, king_zone};
+use super::info::{king_zone, EvalInfo};
+use super::mobility::kind_slot;
 use super::params::{Params, KING_ATTACKERS_SCALE_ONE, KING_SAFETY_UNITS};
-use super::pawns::PawnEntry;
+use super::pawns::{PawnEntry, LONG_CASTLE_FILE, SHORT_CASTLE_FILE};
 use super::psqt;
 use super::score::Score;
-use super::trace::Term;
+use super::term::Term;
 use super::tracer::Tracer;
-use super::EvalInfo;
 use crate::board::bitboard;
 use crate::board::{castle_rights, Position};
 use crate::types::{to64, Colour, Kind, Piece};
 
-/// Files the king lands on when castling short and long.
-const SHORT_CASTLE_FILE: usize = 6;
-const LONG_CASTLE_FILE: usize = 2;
 /// Without a queen, an attack counts only with at least this much phase material (a rook is
 /// 2, a minor 1): two rooks and a minor, say.
 const KING_ATTACK_MIN_PHASE: i32 = 5;
 /// Most attackers the count-dependent multiplier distinguishes.
 const MAX_COUNTED_ATTACKERS: usize = 7;
-
-/// The files whose shelter `c`'s king may be credited with, as a mask (bit f for file f): its
-/// own and the castling files it still has the right to. The pawn hash computes these.
-#[inline]
-pub(crate) fn shelter_file_mask(pos: &Position, c: Colour) -> u8 {
-    let (short, long) = castle_rights(c);
-    let rights = pos.castling();
-    1u8 << (pos.king(c) & 7)
-        | ((rights & short != 0) as u8) << SHORT_CASTLE_FILE
-        | ((rights & long != 0) as u8) << LONG_CASTLE_FILE
-}
 
 /// The file whose shelter `c`'s king is credited with: its own, or a castling file whose
 /// shelter is better in the middlegame.
@@ -81,7 +67,7 @@ pub fn queen_bears_on_king(pos: &Position, c: Colour) -> bool {
     }
     let their_king = pos.king(c.flip());
     let zone = king_zone(their_king);
-    let occupied = bitboard::occupied(pos);
+    let occupied = pos.occupied();
     pos.pieces(c)[1..]
         .iter()
         .filter(|&&sq| pos.piece_at(sq) == queen)
@@ -101,9 +87,9 @@ pub fn piece_bears_on_king(pos: &Position, sq: crate::types::Square) -> bool {
     let from = to64(sq);
     let reach = match p.kind() {
         Kind::Knight => bitboard::KNIGHT[from & 63],
-        Kind::Bishop => bitboard::bishop(from, bitboard::occupied(pos)),
-        Kind::Rook => bitboard::rook(from, bitboard::occupied(pos)),
-        Kind::Queen => bitboard::queen(from, bitboard::occupied(pos)),
+        Kind::Bishop => bitboard::bishop(from, pos.occupied()),
+        Kind::Rook => bitboard::rook(from, pos.occupied()),
+        Kind::Queen => bitboard::queen(from, pos.occupied()),
         _ => 0,
     };
     reach & zone != 0

@@ -6,26 +6,17 @@
 //! in a per-kind non-linear table), the colour's attack maps (used by king safety, threats and
 //! passed pawns) and the tally of attackers on the enemy king zone.
 
+use super::info::EvalInfo;
 use super::params::Params;
 use super::score::Score;
-use super::trace::Term;
+use super::term::Term;
 use super::tracer::Tracer;
-use super::EvalInfo;
 use crate::board::bitboard;
 use crate::board::Position;
-use crate::types::{to64, Colour, Kind, Square};
+use crate::types::{Colour, Kind};
 
-/// Squares next to `sq`.
-#[inline]
-pub fn king_reach(sq: Square) -> u64 {
-    bitboard::KING[to64(sq) & 63]
-}
-
-/// The king's square and the squares next to it.
-#[inline]
-pub fn king_zone(sq: Square) -> u64 {
-    king_reach(sq) | bitboard::bit64(sq)
-}
+/// Squares next to a square (kept with `EvalInfo`'s king zones; the search imports it from here).
+pub use super::info::king_reach;
 
 /// Index of a kind in the P N B R Q weight tables.
 #[inline]

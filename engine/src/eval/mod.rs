@@ -12,8 +12,10 @@
 //! Submodules, one per concept: `params` (the weight table), `pawns` (pawn structure, shelter,
 //! pawn hash), `mobility` (the ray scan), `passed` (piece-dependent passed-pawn terms), `king`
 //! (shelter and attack), `pieces` (outposts, rooks, queens, trapped pieces), `imbalance`,
-//! `threats`, `mopup` (mating a bare king), `scale` (drawish material), `trace` (the
-//! term-by-term breakdown), plus the incrementally kept `psqt` and the packed `score`.
+//! `threats`, `mopup` (mating a bare king), `scale` (drawish material), `term` (the terms
+//! `EvalInfo` sums), `breakdown` (the console's term-by-term `eval` breakdown), `tracer` (the
+//! weights' coefficients for the tuner), plus the incrementally kept `psqt` and the packed
+//! `score`.
 //! `endgame` (recognised material signatures) answers first when it knows the value.
 
 /// Fetches a weight from `Params` and tells the tracer which one it was and for whom:
@@ -62,10 +64,13 @@ macro_rules! weight_times {
     }};
 }
 
+pub mod breakdown;
 pub mod cache;
 pub mod endgame;
 pub mod imbalance;
+pub mod info;
 pub mod king;
+pub mod linear;
 pub mod mobility;
 pub mod mopup;
 pub mod params;
@@ -75,19 +80,20 @@ pub mod pieces;
 pub mod psqt;
 pub mod scale;
 pub mod score;
+pub mod term;
 pub mod threats;
-pub mod trace;
 pub mod tracer;
 pub mod weights;
 
 use crate::board::Position;
 use crate::types::{Colour, Kind};
+pub use breakdown::trace;
 use cache::EvalCache;
+use info::EvalInfo;
 use params::{Params, DEFAULT_PARAMS};
 use pawns::{PawnEntry, PawnTable};
 use score::Score;
-pub use trace::trace;
-use trace::{Term, TERM_COUNT};
+use term::Term;
 use tracer::{NoTrace, Tracer};
 
 /// The lazy exit fires when the estimate is this far outside the window. The estimate misses
@@ -103,8 +109,13 @@ const LAZY_PASSER_RANKS: [u8; 2] = [5, 6];
 /// Every evaluation lies within plus or minus this bound (below 20000, where mate scores
 /// begin).
 pub const EVAL_LIMIT: i32 = 19_999;
-/// Kind-indexed tables (`Kind as usize`, 1..=6) have this many slots.
-const KIND_SLOTS: usize = 7;
+
+/// The built-in weights (`weights::DEFAULT_PARAMS`, re-exported by `params`).
+impl Default for Params {
+    fn default() -> Params {
+        DEFAULT_PARAMS
+    }
+}
 
 /// Counters for the search's statistics output.
 #[derive(Clone, Copy, Debug, Default)]
@@ -214,7 +225,7 @@ impl Evaluator {
         let psq = if self.board_psq {
             pos.psq()
         } else {
-            psqt::psq_sum(pos, &self.params)
+            psq_sum(pos, &self.params)
         };
         let mut scales = ScaleMemo::default();
         let terms = pawn_terms(pos, entry);
@@ -236,64 +247,6 @@ impl Evaluator {
         let v = full(pos, &self.params, entry, &terms, psq, &mut scales);
         self.cache.put(key, v);
         v
-    }
-}
-
-/// What the term modules share during one evaluation; squares are bitboards (see `pawns::bb`).
-#[derive(Clone, Debug)]
-pub struct EvalInfo<'a, T: Tracer = NoTrace> {
-    /// The pawn hash's entry, read in place (it is a few hundred bytes).
-    pub pawns: &'a PawnEntry,
-    pub occupied: [u64; 2],
-    /// Squares each colour attacks (pawns and king included).
-    pub attacked: [u64; 2],
-    /// Squares each colour attacks with each kind (`Kind as usize`).
-    pub attacked_by: [[u64; KIND_SLOTS]; 2],
-    /// The king's square and its neighbours.
-    pub king_zone: [u64; 2],
-    /// Pieces of a colour attacking the *enemy* king zone, their summed kind weights and the
-    /// zone squares they hit.
-    pub king_attackers: [i32; 2],
-    pub king_attack_weight: [i32; 2],
-    pub king_zone_hits: [i32; 2],
-    /// Each term per colour, from that colour's point of view.
-    pub terms: [[Score; 2]; TERM_COUNT],
-    /// Told of every weight used.
-    pub tracer: T,
-}
-
-impl<'a, T: Tracer> EvalInfo<'a, T> {
-    fn new(pos: &Position, pawns: &'a PawnEntry, tracer: T) -> EvalInfo<'a, T> {
-        let occupied = occupancy(pos);
-        let mut king_zone = [0u64; 2];
-        for c in Colour::BOTH {
-            let k = pos.king(c);
-            king_zone[c.index()] = mobility::king_zone(k);
-        }
-        EvalInfo {
-            pawns,
-            occupied,
-            attacked: [0; 2],
-            attacked_by: [[0; KIND_SLOTS]; 2],
-            king_zone,
-            king_attackers: [0; 2],
-            king_attack_weight: [0; 2],
-            king_zone_hits: [0; 2],
-            terms: [[Score::ZERO; 2]; TERM_COUNT],
-            tracer,
-        }
-    }
-
-    #[inline]
-    pub fn add(&mut self, term: Term, c: Colour, v: Score) {
-        self.terms[term as usize][c.index()] += v;
-    }
-
-    /// Sum of every term, White minus Black.
-    fn balance(&self) -> Score {
-        self.terms
-            .iter()
-            .fold(Score::ZERO, |acc, t| acc + t[0] - t[1])
     }
 }
 
@@ -383,12 +336,6 @@ fn lazy_allowed(pos: &Position, e: &PawnEntry) -> bool {
     e.passed[0] & advanced(Colour::White) == 0 && e.passed[1] & advanced(Colour::Black) == 0
 }
 
-/// Squares each colour occupies, kept by the position.
-#[inline]
-fn occupancy(pos: &Position) -> [u64; 2] {
-    Colour::BOTH.map(|c| pos.occupancy(c))
-}
-
 /// The lazy estimate: incremental material and squares, pawn-hash terms, tempo.
 fn estimate(
     pos: &Position,
@@ -402,7 +349,7 @@ fn estimate(
     finish(pos, total, scales)
 }
 
-/// Runs every term into a fresh `EvalInfo`; shared by `trace` and the tuner's `EvalTrace`
+/// Runs every term into a fresh `EvalInfo`; shared by `breakdown::trace` and the tuner's `EvalTrace`
 /// (`full` calls the same `fill`). Material and placement are left out (the caller has their
 /// sum); a tracer is told of them here, and of the pawn entry's shelter file, but the entry's
 /// structure and passer terms it must have been told of when the entry was computed.
@@ -475,4 +422,21 @@ fn full(
     let mut info = EvalInfo::new(pos, entry, NoTrace);
     fill(pos, p, terms, &mut info);
     finish(pos, psq + info.balance(), scales)
+}
+
+/// The White-relative material and placement sum of `pos` under weights `p`, from scratch
+/// (the board keeps the same sum for the built-in weights incrementally).
+pub fn psq_sum(pos: &Position, p: &Params) -> Score {
+    let mut total = Score::ZERO;
+    for c in Colour::BOTH {
+        for &sq in pos.pieces(c).iter().chain(pos.pawns(c).iter()) {
+            let kind = pos.piece_at(sq).kind();
+            let v = psqt::white_psq(p, kind, psqt::relative64(c, sq));
+            match c {
+                Colour::White => total += v,
+                Colour::Black => total -= v,
+            }
+        }
+    }
+    total
 }

@@ -1,10 +1,10 @@
 //! Mop-up: against a bare king, drive it to the edge and bring our own king close, so that the
 //! search finds mates with rook, queen or two minors that lie beyond its horizon.
 
+use super::info::EvalInfo;
 use super::params::Params;
-use super::trace::Term;
+use super::term::Term;
 use super::tracer::Tracer;
-use super::EvalInfo;
 use crate::board::geometry::distance;
 use crate::board::Position;
 use crate::types::{file_of, rank_of, Colour, Kind, Square};

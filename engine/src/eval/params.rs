@@ -10,6 +10,9 @@
 //! incremental table from the built-in ones.
 
 use super::score::Score;
+// The built-in weights live in the generated `weights.rs`, which imports `Params`; they are
+// re-exported here, and `Params::default()` (which returns them) is implemented in `eval`, so
+// that this file does not import the file that imports it.
 pub use super::weights::DEFAULT_PARAMS;
 
 /// Entries of the king-danger curve: attack units beyond the last entry use the last entry.
@@ -185,12 +188,6 @@ impl Params {
     }
 }
 
-impl Default for Params {
-    fn default() -> Params {
-        DEFAULT_PARAMS
-    }
-}
-
 params! {
     // ----- material and placement (kept incrementally by the board) -----
     /// Material value by kind: pawn, knight, bishop, rook, queen.
@@ -326,7 +323,7 @@ mod tests {
 
     #[test]
     fn names_are_unique_and_settable() {
-        let mut p = DEFAULT_PARAMS;
+        let mut p = Params::default();
         let names = p.names();
         let mut sorted = names.clone();
         sorted.sort();
@@ -338,8 +335,8 @@ mod tests {
         assert_eq!(p.knight_mobility[8], s(1, 2));
         assert_eq!(p.get("knight_mobility[8]"), Some(s(1, 2)));
         assert!(!p.set("no_such_weight", s(0, 0)));
-        let v = DEFAULT_PARAMS.values();
+        let v = Params::default().values();
         assert!(p.set_values(&v));
-        assert_eq!(p, DEFAULT_PARAMS);
+        assert_eq!(p, Params::default());
     }
 }

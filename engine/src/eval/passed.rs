@@ -6,12 +6,12 @@
 //! attacks any square of that path. Against a bare king, a passer outside the king's square
 //! (counting the tempo and the double step from the second rank) cannot be caught.
 
+use super::info::EvalInfo;
 use super::params::Params;
 use super::pawns::bb;
 use super::score::Score;
-use super::trace::Term;
+use super::term::Term;
 use super::tracer::Tracer;
-use super::EvalInfo;
 use crate::board::geometry::distance;
 use crate::board::Position;
 use crate::types::{from64, rank_of, square, Colour, Square};

@@ -17,8 +17,12 @@
 use super::params::Params;
 use super::score::Score;
 use super::tracer::{NoTrace, Tracer};
-use crate::board::Position;
+use crate::board::{castle_rights, Position};
 use crate::types::Colour;
+
+/// Files the king lands on when castling short and long.
+pub(crate) const SHORT_CASTLE_FILE: usize = 6;
+pub(crate) const LONG_CASTLE_FILE: usize = 2;
 
 /// Entries in the pawn hash (a power of two).
 pub const PAWN_HASH_ENTRIES: usize = 16 * 1024;
@@ -371,7 +375,7 @@ impl PawnTable {
             *slot = PawnEntry::structure_traced(pos, p, &mut NoTrace);
         }
         for c in Colour::BOTH {
-            slot.ensure_shelter(p, c, super::king::shelter_file_mask(pos, c));
+            slot.ensure_shelter(p, c, shelter_file_mask(pos, c));
         }
         (slot, hit)
     }
@@ -381,6 +385,17 @@ impl Default for PawnTable {
     fn default() -> PawnTable {
         PawnTable::new()
     }
+}
+
+/// The files whose shelter `c`'s king may be credited with, as a mask (bit f for file f): its
+/// own and the castling files it still has the right to. The pawn hash computes these.
+#[inline]
+pub(crate) fn shelter_file_mask(pos: &Position, c: Colour) -> u8 {
+    let (short, long) = castle_rights(c);
+    let rights = pos.castling();
+    1u8 << (pos.king(c) & 7)
+        | ((rights & short != 0) as u8) << SHORT_CASTLE_FILE
+        | ((rights & long != 0) as u8) << LONG_CASTLE_FILE
 }
 
 #[cfg(test)]

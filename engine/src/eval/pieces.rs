@@ -1,11 +1,11 @@
 //! Piece placement beyond the square tables: outposts, rooks on open files and the seventh,
 //! queens on the seventh, and pieces shut in by pawns or by their own king.
 
+use super::info::EvalInfo;
 use super::params::Params;
 use super::pawns::{count, file_squares, rank_mask};
-use super::trace::Term;
+use super::term::Term;
 use super::tracer::Tracer;
-use super::EvalInfo;
 use crate::board::{castle_rights, Position};
 use crate::types::{file_of, rank_of, Colour, Kind};
 

@@ -10,7 +10,6 @@ use std::sync::LazyLock;
 
 use super::params::{Field, Params, DEFAULT_PARAMS};
 use super::score::Score;
-use crate::board::Position;
 use crate::types::{flip_rank, to64, Colour, Kind, Piece, Square};
 
 /// Game-phase weights of the non-pawn pieces; a full set of pieces is `PHASE_TOTAL`.
@@ -70,23 +69,6 @@ pub fn white_psq(p: &Params, kind: Kind, i: usize) -> Score {
         _ => p.material[kind as usize - Kind::Pawn as usize],
     };
     material + square_table(p, kind)[i]
-}
-
-/// The White-relative material and placement sum of `pos` under weights `p`, from scratch
-/// (the board keeps the same sum for the built-in weights incrementally).
-pub fn psq_sum(pos: &Position, p: &Params) -> Score {
-    let mut total = Score::ZERO;
-    for c in Colour::BOTH {
-        for &sq in pos.pieces(c).iter().chain(pos.pawns(c).iter()) {
-            let kind = pos.piece_at(sq).kind();
-            let v = white_psq(p, kind, relative64(c, sq));
-            match c {
-                Colour::White => total += v,
-                Colour::Black => total -= v,
-            }
-        }
-    }
-    total
 }
 
 /// The 64-square index of `sq` seen from `c`'s side (Black's squares mirrored by rank).

@@ -18,9 +18,9 @@ use crate::board::geometry::distance;
 use crate::board::Position;
 use crate::types::{file_of, square, square_colour, Colour, Kind};
 
-/// The factor that leaves the score as it is.
-pub const SCALE_NORMAL: i32 = 64;
-pub const SCALE_DRAW: i32 = 0;
+/// The factor that leaves the score as it is, and the drawn one (kept with the endgame
+/// patterns' factors, which `scale` consults first).
+pub use super::endgame::drawish::{SCALE_DRAW, SCALE_NORMAL};
 /// No pawns and a lead of at most a bishop in pieces.
 pub const SCALE_NO_PAWNS_SMALL_LEAD: i32 = 6;
 /// One pawn and a lead of at most a bishop, and the defender has a piece to sacrifice.

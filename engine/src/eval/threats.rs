@@ -3,13 +3,13 @@
 //! to move facing two threats, or a piece that must retreat, loses time that the static score
 //! should see.
 
+use super::info::EvalInfo;
 use super::mobility::kind_slot;
 use super::params::Params;
 use super::pawns::{count, pawn_attacks, rank_mask};
 use super::score::Score;
-use super::trace::Term;
+use super::term::Term;
 use super::tracer::Tracer;
-use super::EvalInfo;
 use crate::board::Position;
 use crate::types::{from64, Colour, Kind};
 

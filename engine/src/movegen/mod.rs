@@ -319,7 +319,7 @@ impl Position {
     ) {
         let us = p.colour();
         let reach = reach[to64(from) & 63];
-        let occupied = bitboard::occupied(self);
+        let occupied = self.occupied();
         let mut wanted = 0;
         if CAPS {
             wanted |= self.occupancy(us.flip());
@@ -352,7 +352,7 @@ impl Position {
     ) {
         let us = p.colour();
         let sq = to64(from) & 63;
-        let occupied = bitboard::occupied(self);
+        let occupied = self.occupied();
         let enemy = self.occupancy(us.flip());
         for &d in dirs {
             let reach = bitboard::ray(d, sq, occupied);

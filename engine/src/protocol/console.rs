@@ -3,8 +3,10 @@
 //! `uci` or `xboard` typed here switches to that protocol.
 
 use super::options::{self, Settings};
+use super::session::{drive, Handler, Out, Protocol, Session, Switch};
+use super::uci;
 use super::worker::Worker;
-use super::{drive, load_fen, uci, Handler, Out, Protocol, Session, Switch};
+use crate::board::fen::load_fen;
 use crate::board::Position;
 use crate::perft;
 

@@ -3,10 +3,11 @@
 //! Bad input is answered with `info string error: ...` and changes nothing.
 
 use super::options::{self, Settings};
-use super::worker::Worker;
-use super::{
-    drive, load_fen, Handler, Out, Protocol, Session, Switch, MAX_CLOCK_MS, MAX_MATE_MOVES,
+use super::session::{
+    drive, Handler, Out, Protocol, Session, Switch, MAX_CLOCK_MS, MAX_MATE_MOVES,
 };
+use super::worker::Worker;
+use crate::board::fen::load_fen;
 use crate::board::Position;
 use crate::book::session::BookSession;
 use crate::search::{mate_in, Bound, Iteration, Limits, Report, SearchResult};

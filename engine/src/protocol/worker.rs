@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use super::options::Settings;
-use super::Event;
+use super::session::Event;
 use crate::board::Position;
 use crate::search::smp::SEARCH_STACK_BYTES;
 use crate::search::{Control, Engine, Limits, Report, SearchResult};

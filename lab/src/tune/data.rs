@@ -3,8 +3,8 @@
 
 use std::io::BufRead;
 
+use squall::eval::linear::EvalTrace;
 use squall::eval::params::Params;
-use squall::eval::tracer::EvalTrace;
 use squall::Position;
 
 /// One training position: its trace and the game's result from White's side (1, ½, 0).

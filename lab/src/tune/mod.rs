@@ -1,6 +1,6 @@
 //! `squall tune`: fits the evaluation weights to game results (Texel's method).
 //!
-//! The labelled positions are traced once (`eval::tracer`): each becomes the counts of the
+//! The labelled positions are traced once (`eval::linear`): each becomes the counts of the
 //! weights its evaluation used, so the evaluation under any linear weights is a sparse dot
 //! product and an epoch over a million positions takes a fraction of a second. K, the scale
 //! that turns centipawns into an expected result, is fitted first and then held. Two methods:

@@ -8,6 +8,10 @@ use crate::board::geometry::distance;
 use crate::board::Position;
 use crate::types::{file_of, rank_of, square, Colour, Kind, Square};
 
+/// The factor that leaves the score as it is (re-exported as `scale::SCALE_NORMAL`).
+pub const SCALE_NORMAL: i32 = 64;
+/// The factor of a dead draw.
+pub const SCALE_DRAW: i32 = 0;
 /// The pawn side's known drawing set-ups in KRKP and KQKP.
 pub const SCALE_PIECE_V_PAWN_DRAWN: i32 = 4;
 /// KPPKN with one pawn blockaded by the king and the other held by the knight.

@@ -49,7 +49,7 @@ pub struct Recognised {
 /// Men on the board, kings included: one population count (every search node asks).
 #[inline]
 fn men(pos: &Position) -> usize {
-    crate::board::bitboard::occupied(pos).count_ones() as usize
+    pos.occupied().count_ones() as usize
 }
 
 /// Builds what the recognisers need ahead of time (the KPK bitbase); without it the first KPK

@@ -17,7 +17,7 @@
 //! runs), the normal score favours the defender and this factor, which only ever scales the
 //! bishop side's lead, does not apply.
 
-use super::super::scale::{SCALE_DRAW, SCALE_NORMAL};
+use super::drawish::{SCALE_DRAW, SCALE_NORMAL};
 use crate::board::geometry::distance;
 use crate::board::Position;
 use crate::types::{file_of, rank_of, square, square_colour, Colour, Kind, Square};

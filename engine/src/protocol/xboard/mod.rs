@@ -15,8 +15,10 @@ mod think;
 use edit::Edit;
 
 use super::options::{self, Settings};
+use super::session::{drive, Handler, Out, Session, Switch, MAX_CLOCK_MS};
+use super::uci;
 use super::worker::{Reporter, Worker};
-use super::{drive, load_fen, uci, Handler, Out, Session, Switch, MAX_CLOCK_MS};
+use crate::board::fen::load_fen;
 use crate::board::notation::MoveParseError;
 use crate::board::Position;
 use crate::book::session::{BookSession, GameEnd};
@@ -554,7 +556,7 @@ impl Xboard {
             "bk" => {
                 let _ = self.book.configure(&self.settings.book);
                 let lines = match self.book.book() {
-                    Some(b) => crate::book::cli::show_lines(b, &self.pos),
+                    Some(b) => crate::book::show_lines(b, &self.pos),
                     None => vec!["Squall has no opening book loaded.".to_string()],
                 };
                 for l in lines {

@@ -7,71 +7,10 @@ use std::fmt::Write;
 use super::params::DEFAULT_PARAMS;
 use super::pawns::PawnEntry;
 use super::score::Score;
+use super::term::{Term, TERMS};
 use super::{blend, collect, psqt, scale, EVAL_LIMIT};
 use crate::board::Position;
 use crate::types::{Colour, Piece};
-
-/// The evaluation terms; `EvalInfo::terms` is indexed by them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Term {
-    Material,
-    Placement,
-    Imbalance,
-    Pawns,
-    PassedPawns,
-    Mobility,
-    Knights,
-    Bishops,
-    Rooks,
-    Queens,
-    KingShelter,
-    KingAttack,
-    Threats,
-    Mopup,
-    Tempo,
-}
-
-pub const TERM_COUNT: usize = 15;
-
-pub const TERMS: [Term; TERM_COUNT] = [
-    Term::Material,
-    Term::Placement,
-    Term::Imbalance,
-    Term::Pawns,
-    Term::PassedPawns,
-    Term::Mobility,
-    Term::Knights,
-    Term::Bishops,
-    Term::Rooks,
-    Term::Queens,
-    Term::KingShelter,
-    Term::KingAttack,
-    Term::Threats,
-    Term::Mopup,
-    Term::Tempo,
-];
-
-impl Term {
-    pub const fn name(self) -> &'static str {
-        match self {
-            Term::Material => "material",
-            Term::Placement => "placement",
-            Term::Imbalance => "imbalance",
-            Term::Pawns => "pawn structure",
-            Term::PassedPawns => "passed pawns",
-            Term::Mobility => "mobility",
-            Term::Knights => "knights",
-            Term::Bishops => "bishops",
-            Term::Rooks => "rooks",
-            Term::Queens => "queens",
-            Term::KingShelter => "king shelter",
-            Term::KingAttack => "king attack",
-            Term::Threats => "threats",
-            Term::Mopup => "mop-up",
-            Term::Tempo => "tempo",
-        }
-    }
-}
 
 /// Material and piece-square sums of `c` from its own side (the board keeps only their
 /// White-relative total).

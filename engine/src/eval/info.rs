@@ -1,0 +1,89 @@
+//! `EvalInfo`: what the term modules share during one evaluation (the attack maps, the king
+//! zones, the pawn entry, each term per colour and the tracer).
+
+use super::pawns::PawnEntry;
+use super::score::Score;
+use super::term::{Term, TERM_COUNT};
+use super::tracer::{NoTrace, Tracer};
+use crate::board::bitboard;
+use crate::board::Position;
+use crate::types::{to64, Colour, Square};
+
+/// Kind-indexed tables (`Kind as usize`, 1..=6) have this many slots.
+const KIND_SLOTS: usize = 7;
+
+/// Squares next to `sq`.
+#[inline]
+pub fn king_reach(sq: Square) -> u64 {
+    bitboard::KING[to64(sq) & 63]
+}
+
+/// The king's square and the squares next to it.
+#[inline]
+pub fn king_zone(sq: Square) -> u64 {
+    king_reach(sq) | bitboard::bit64(sq)
+}
+
+/// What the term modules share during one evaluation; squares are bitboards (see `pawns::bb`).
+#[derive(Clone, Debug)]
+pub struct EvalInfo<'a, T: Tracer = NoTrace> {
+    /// The pawn hash's entry, read in place (it is a few hundred bytes).
+    pub pawns: &'a PawnEntry,
+    pub occupied: [u64; 2],
+    /// Squares each colour attacks (pawns and king included).
+    pub attacked: [u64; 2],
+    /// Squares each colour attacks with each kind (`Kind as usize`).
+    pub attacked_by: [[u64; KIND_SLOTS]; 2],
+    /// The king's square and its neighbours.
+    pub king_zone: [u64; 2],
+    /// Pieces of a colour attacking the *enemy* king zone, their summed kind weights and the
+    /// zone squares they hit.
+    pub king_attackers: [i32; 2],
+    pub king_attack_weight: [i32; 2],
+    pub king_zone_hits: [i32; 2],
+    /// Each term per colour, from that colour's point of view.
+    pub terms: [[Score; 2]; TERM_COUNT],
+    /// Told of every weight used.
+    pub tracer: T,
+}
+
+impl<'a, T: Tracer> EvalInfo<'a, T> {
+    pub(super) fn new(pos: &Position, pawns: &'a PawnEntry, tracer: T) -> EvalInfo<'a, T> {
+        let occupied = occupancy(pos);
+        let mut king_zone = [0u64; 2];
+        for c in Colour::BOTH {
+            let k = pos.king(c);
+            king_zone[c.index()] = self::king_zone(k);
+        }
+        EvalInfo {
+            pawns,
+            occupied,
+            attacked: [0; 2],
+            attacked_by: [[0; KIND_SLOTS]; 2],
+            king_zone,
+            king_attackers: [0; 2],
+            king_attack_weight: [0; 2],
+            king_zone_hits: [0; 2],
+            terms: [[Score::ZERO; 2]; TERM_COUNT],
+            tracer,
+        }
+    }
+
+    #[inline]
+    pub fn add(&mut self, term: Term, c: Colour, v: Score) {
+        self.terms[term as usize][c.index()] += v;
+    }
+
+    /// Sum of every term, White minus Black.
+    pub(super) fn balance(&self) -> Score {
+        self.terms
+            .iter()
+            .fold(Score::ZERO, |acc, t| acc + t[0] - t[1])
+    }
+}
+
+/// Squares each colour occupies, kept by the position.
+#[inline]
+fn occupancy(pos: &Position) -> [u64; 2] {
+    Colour::BOTH.map(|c| pos.occupancy(c))
+}

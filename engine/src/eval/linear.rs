@@ -1,0 +1,88 @@
+//! `EvalTrace`: one position's evaluation as counts of weights (through the `Coefficients`
+//! tracer, see `tracer`), so that the tuner can re-evaluate it under new weights with one
+//! sparse dot product.
+
+use super::params::Params;
+use super::pawns::PawnEntry;
+use super::score::{s, Score};
+use super::tracer::Coefficients;
+use super::{blend_parts, collect, endgame, psq_sum, scale, EVAL_LIMIT};
+use crate::board::Position;
+use crate::types::Colour;
+
+/// One position's evaluation as counts of weights.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalTrace {
+    /// (weight index, White's uses minus Black's), the non-zero ones only.
+    pub entries: Vec<(u16, i16)>,
+    /// Game phase, 0 (bare kings) ..= `psqt::PHASE_TOTAL`.
+    pub phase: i32,
+    /// Endgame scale factor (of `scale::SCALE_NORMAL`) the position had.
+    pub scale: i32,
+    pub white_to_move: bool,
+    /// The side to move's value when an endgame recogniser answers instead of the weights
+    /// (then `entries` is empty): such positions teach the weights nothing.
+    pub recognised: Option<i32>,
+}
+
+impl EvalTrace {
+    /// The traced evaluation of `pos` under `p`.
+    pub fn of(pos: &Position, p: &Params) -> EvalTrace {
+        if let Some(r) = endgame::probe(pos) {
+            return EvalTrace {
+                entries: Vec::new(),
+                phase: pos.phase(),
+                scale: scale::SCALE_NORMAL,
+                white_to_move: pos.side_to_move() == Colour::White,
+                recognised: Some(r.value),
+            };
+        }
+        let mut tracer = Coefficients::default();
+        let entry = PawnEntry::compute_traced(pos, p, &mut tracer);
+        let info = collect(pos, p, &entry, tracer);
+        let total = psq_sum(pos, p) + info.balance();
+        let scale = scale::factor(pos, total.eg());
+        let entries = info
+            .tracer
+            .counts
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| n != 0)
+            .map(|(i, &n)| (i as u16, n.clamp(i16::MIN as i32, i16::MAX as i32) as i16))
+            .collect();
+        EvalTrace {
+            entries,
+            phase: pos.phase(),
+            scale,
+            white_to_move: pos.side_to_move() == Colour::White,
+            recognised: None,
+        }
+    }
+
+    /// White-relative middlegame and endgame sums under `weights` (flat order).
+    pub fn sums(&self, weights: &[Score]) -> Score {
+        let (mut mg, mut eg) = (0i32, 0i32);
+        for &(i, n) in &self.entries {
+            let w = weights[i as usize];
+            mg += w.mg() * n as i32;
+            eg += w.eg() * n as i32;
+        }
+        s(mg, eg)
+    }
+
+    /// The evaluation from the side to move's view under `weights`: exactly what
+    /// `Evaluator::evaluate_full` returns when `weights` are the ones traced.
+    pub fn value(&self, weights: &[Score]) -> i32 {
+        if let Some(v) = self.recognised {
+            return v;
+        }
+        let total = self.sums(weights);
+        let v = blend_parts(total.mg(), total.eg(), self.phase, self.scale)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        if self.white_to_move {
+            v
+        } else {
+            -v
+        }
+    }
+}
