@@ -1,0 +1,417 @@
+//! Syzygy endgame tablebases: WDL (`.rtbw`) and DTZ (`.rtbz`) probing.
+//!
+//! The only door between Squall and the tablebase reader (the `pyrrhic-rs` crate, MIT, a
+//! transliteration of Pyrrhic/Fathom): the rest of the engine talks to these functions and
+//! never to the crate. The reader keeps process-wide state, so the tables live in one global
+//! here; `load` replaces them, `unload` drops them.
+//!
+//! The hot-path test is [`max_pieces`], one relaxed atomic load that reads 0 while no tables are
+//! loaded, so that a search without `SyzygyPath` pays a single predictable branch.
+//!
+//! Conventions follow python-chess's `chess.syzygy` (and Stockfish's): WDL from -2 (loss) to 2
+//! (win), with -1 a loss that the fifty-move rule saves (blessed) and 1 a win that it spoils
+//! (cursed); DTZ signed, positive when the side to move wins, counting plies to the next
+//! zeroing move (capture, pawn move or mate) and, like the tables, possibly one ply long.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::RwLock;
+
+use pyrrhic_rs::{DtzProbeValue, EngineAdapter, TableBases, WdlProbeResult};
+
+use crate::board::bitboard;
+use crate::search::params::{MATE_BOUND, MAX_PLY};
+use crate::moves::Move;
+use crate::types::{from64, to64, Colour, Kind, NO_SQUARE};
+use crate::Position;
+
+/// A tablebase win at the root, just below the mate range (Stockfish's `VALUE_TB`): a win found
+/// `ply` plies from the root scores `TB_WIN - ply`. Scores from `TB_WIN_BOUND` up to `TB_WIN` are
+/// tablebase wins, never mates.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// The lowest tablebase-win score (`TB_WIN` less the deepest ply).
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+
+/// Attack sets for the reader, from Squall's own bitboard tables.
+#[derive(Clone)]
+struct Adapter;
+
+impl EngineAdapter for Adapter {
+    fn pawn_attacks(color: pyrrhic_rs::Color, square: u64) -> u64 {
+        let c = if color == pyrrhic_rs::Color::White {
+            Colour::White
+        } else {
+            Colour::Black
+        };
+        bitboard::pawn_attacks(c, 1u64 << square)
+    }
+    fn knight_attacks(square: u64) -> u64 {
+        bitboard::KNIGHT[square as usize & 63]
+    }
+    fn bishop_attacks(square: u64, occupied: u64) -> u64 {
+        bitboard::bishop(square as usize & 63, occupied)
+    }
+    fn rook_attacks(square: u64, occupied: u64) -> u64 {
+        bitboard::rook(square as usize & 63, occupied)
+    }
+    fn queen_attacks(square: u64, occupied: u64) -> u64 {
+        bitboard::queen(square as usize & 63, occupied)
+    }
+    fn king_attacks(square: u64) -> u64 {
+        bitboard::KING[square as usize & 63]
+    }
+}
+
+static TABLES: RwLock<Option<TableBases<Adapter>>> = RwLock::new(None);
+/// Pieces (kings included) of the largest loaded table; 0 without tables.
+static LARGEST: AtomicUsize = AtomicUsize::new(0);
+
+/// Win/draw/loss for the side to move, as the WDL tables store it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Wdl {
+    Loss = -2,
+    BlessedLoss = -1,
+    Draw = 0,
+    CursedWin = 1,
+    Win = 2,
+}
+
+impl Wdl {
+    fn from_probe(r: WdlProbeResult) -> Wdl {
+        match r {
+            WdlProbeResult::Loss => Wdl::Loss,
+            WdlProbeResult::BlessedLoss => Wdl::BlessedLoss,
+            WdlProbeResult::Draw => Wdl::Draw,
+            WdlProbeResult::CursedWin => Wdl::CursedWin,
+            WdlProbeResult::Win => Wdl::Win,
+        }
+    }
+
+    /// The result with the fifty-move rule applied (`true`: cursed wins and blessed losses are
+    /// draws) or ignored (`false`: they are wins and losses).
+    pub fn under_rule50(self, rule50: bool) -> Wdl {
+        match self {
+            Wdl::CursedWin if rule50 => Wdl::Draw,
+            Wdl::BlessedLoss if rule50 => Wdl::Draw,
+            Wdl::CursedWin => Wdl::Win,
+            Wdl::BlessedLoss => Wdl::Loss,
+            w => w,
+        }
+    }
+}
+
+/// Why tables could not be loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// No listed directory holds a Syzygy file.
+    NoTables(String),
+    /// The reader failed to start.
+    Failed(String),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::NoTables(p) => write!(f, "no Syzygy tablebases found in {p}"),
+            LoadError::Failed(p) => write!(f, "could not initialise the Syzygy tablebases in {p}"),
+        }
+    }
+}
+
+/// What loading found: the largest table and the listed directories that do not exist.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loaded {
+    pub largest: usize,
+    pub missing: Vec<String>,
+}
+
+/// The path separator of `SyzygyPath`: `;` on Windows, `:` elsewhere (Stockfish's convention).
+pub const PATH_SEPARATOR: char = if cfg!(windows) { ';' } else { ':' };
+
+/// Replaces the loaded tables by those in `path` (directories joined by [`PATH_SEPARATOR`]).
+/// An empty path or `<empty>` unloads them and returns `Ok` with `largest` 0. On error no
+/// tables are loaded.
+pub fn load(path: &str) -> Result<Loaded, LoadError> {
+    unload();
+    let dirs: Vec<&str> = path
+        .split(PATH_SEPARATOR)
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .collect();
+    if dirs.is_empty() || path.trim() == "<empty>" {
+        return Ok(Loaded {
+            largest: 0,
+            missing: Vec::new(),
+        });
+    }
+    let missing: Vec<String> = dirs
+        .iter()
+        .filter(|d| !std::path::Path::new(d).is_dir())
+        .map(|d| d.to_string())
+        .collect();
+    let present: Vec<&str> = dirs
+        .iter()
+        .copied()
+        .filter(|d| std::path::Path::new(d).is_dir())
+        .collect();
+    // The largest table on disk, from the file names ("KQRvK.rtbw": 5 pieces). The reader's
+    // own count (pyrrhic-rs 0.2.0) takes every table it looks for as present, so it is not used.
+    let largest = present
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flat_map(|entries| entries.filter_map(Result::ok))
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let stem = name.strip_suffix(".rtbw")?;
+            let (a, b) = stem.split_once('v')?;
+            let ok = |s: &str| s.starts_with('K') && s.chars().all(|c| "KQRBNP".contains(c));
+            (ok(a) && ok(b)).then_some(a.len() + b.len())
+        })
+        .max()
+        .unwrap_or(0);
+    if largest == 0 {
+        return Err(LoadError::NoTables(path.to_string()));
+    }
+    // The reader splits on ':' on every system.
+    let joined = present.join(":");
+    let mut slot = TABLES.write().unwrap_or_else(|e| e.into_inner());
+    match TableBases::<Adapter>::new(&joined) {
+        Ok(tb) => {
+            let largest = largest.min(tb.max_pieces() as usize);
+            *slot = Some(tb);
+            LARGEST.store(largest, Ordering::Release);
+            Ok(Loaded { largest, missing })
+        }
+        Err(pyrrhic_rs::TBError::BadPath) => Err(LoadError::NoTables(path.to_string())),
+        Err(_) => Err(LoadError::Failed(path.to_string())),
+    }
+}
+
+/// Drops the loaded tables, if any.
+pub fn unload() {
+    let mut slot = TABLES.write().unwrap_or_else(|e| e.into_inner());
+    LARGEST.store(0, Ordering::Release);
+    *slot = None;
+}
+
+/// Pieces (kings included) of the largest loaded table, 0 when none are loaded. Cheap: one
+/// atomic load.
+#[inline(always)]
+pub fn max_pieces() -> usize {
+    LARGEST.load(Ordering::Relaxed)
+}
+
+/// Pieces on the board, kings included.
+#[inline]
+pub fn piece_count(pos: &Position) -> usize {
+    bitboard::occupied(pos).count_ones() as usize
+}
+
+struct Bits {
+    white: u64,
+    black: u64,
+    kings: u64,
+    queens: u64,
+    rooks: u64,
+    bishops: u64,
+    knights: u64,
+    pawns: u64,
+    ep: u32,
+    white_to_move: bool,
+}
+
+fn bits(pos: &Position) -> Bits {
+    let ep = pos.ep_square();
+    Bits {
+        white: pos.occupancy(Colour::White),
+        black: pos.occupancy(Colour::Black),
+        kings: pos.kind_set(Kind::King),
+        queens: pos.kind_set(Kind::Queen),
+        rooks: pos.kind_set(Kind::Rook),
+        bishops: pos.kind_set(Kind::Bishop),
+        knights: pos.kind_set(Kind::Knight),
+        pawns: pos.kind_set(Kind::Pawn),
+        ep: if ep == NO_SQUARE { 0 } else { to64(ep) as u32 },
+        white_to_move: pos.side_to_move() == Colour::White,
+    }
+}
+
+/// Whether the tables can answer for `pos`: few enough pieces and no castling rights.
+#[inline]
+pub fn probeable(pos: &Position) -> bool {
+    let n = piece_count(pos);
+    pos.castling() == 0 && n <= max_pieces() && n >= 2
+}
+
+/// The WDL value of `pos` for the side to move, as stored (the fifty-move counter ignored), or
+/// `None` when no table answers (too many pieces, castling rights, a missing file).
+pub fn probe_wdl(pos: &Position) -> Option<Wdl> {
+    if !probeable(pos) {
+        return None;
+    }
+    let b = bits(pos);
+    let slot = TABLES.read().unwrap_or_else(|e| e.into_inner());
+    let tb = slot.as_ref()?;
+    tb.probe_wdl(
+        b.white,
+        b.black,
+        b.kings,
+        b.queens,
+        b.rooks,
+        b.bishops,
+        b.knights,
+        b.pawns,
+        b.ep,
+        b.white_to_move,
+    )
+    .ok()
+    .map(Wdl::from_probe)
+}
+
+/// One legal root move with what the DTZ tables say of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootMove {
+    pub mv: Move,
+    /// Signed DTZ after the move, from the mover's point of view and counting the move itself
+    /// (1 for a mating or winning zeroing move, 0 for a draw, negative when it loses).
+    pub dtz: i32,
+    /// Stockfish's rank: higher is better; equal ranks are equally good by the tables.
+    pub rank: i32,
+    /// The score to report for the move (see [`TB_WIN`]).
+    pub score: i32,
+}
+
+/// The root position's DTZ and every legal move's, with the fifty-move counter of `pos`.
+pub struct RootProbe {
+    /// Signed DTZ of the root position (python-chess's `probe_dtz`): -1 when mated, 0 when
+    /// stalemated.
+    pub dtz: i32,
+    /// The root's WDL with the fifty-move counter applied as the tables see it.
+    pub wdl: Wdl,
+    /// The legal moves, best rank first.
+    pub moves: Vec<RootMove>,
+}
+
+fn signed(wdl: WdlProbeResult, dtz: u16) -> i32 {
+    match wdl {
+        WdlProbeResult::Win | WdlProbeResult::CursedWin => dtz as i32,
+        WdlProbeResult::Loss | WdlProbeResult::BlessedLoss => -(dtz as i32),
+        WdlProbeResult::Draw => 0,
+    }
+}
+
+/// Stockfish's root rank of a move of signed DTZ `dtz` with `cnt50` plies on the fifty-move
+/// counter; `rep`: the root position has occurred before since the last zeroing move.
+pub fn root_rank(dtz: i32, cnt50: i32, rep: bool) -> i32 {
+    const MAX_DTZ: i32 = 1000;
+    if dtz > 0 {
+        if dtz + cnt50 <= 99 && !rep {
+            MAX_DTZ
+        } else {
+            MAX_DTZ - (dtz + cnt50)
+        }
+    } else if dtz < 0 {
+        if -dtz * 2 + cnt50 < 100 {
+            -MAX_DTZ
+        } else {
+            -MAX_DTZ + (-dtz + cnt50)
+        }
+    } else {
+        0
+    }
+}
+
+/// The score Stockfish reports for a root rank: a tablebase win or loss beyond `bound`, else
+/// a small score that grows as a cursed win nears a real one.
+pub fn rank_score(rank: i32, rule50: bool) -> i32 {
+    let bound = if rule50 { 900 } else { 1 };
+    if rank >= bound {
+        TB_WIN
+    } else if rank > 0 {
+        (rank - 800).max(3) * 100 / 200
+    } else if rank == 0 {
+        0
+    } else if rank > -bound {
+        (rank + 800).min(-3) * 100 / 200
+    } else {
+        -TB_WIN
+    }
+}
+
+/// Probes the DTZ tables at the root: the position's DTZ and every legal move's, ranked the way
+/// Stockfish ranks root moves. `None` when the tables do not cover `pos` or a file is missing.
+/// Not for use while another thread probes the root (one search at a time does it).
+pub fn probe_root(pos: &Position, rule50: bool, rep: bool) -> Option<RootProbe> {
+    if !probeable(pos) {
+        return None;
+    }
+    let b = bits(pos);
+    let cnt50 = pos.halfmove_clock() as u32;
+    let slot = TABLES.read().unwrap_or_else(|e| e.into_inner());
+    let tb = slot.as_ref()?;
+    let r = tb
+        .probe_root(
+            b.white,
+            b.black,
+            b.kings,
+            b.queens,
+            b.rooks,
+            b.bishops,
+            b.knights,
+            b.pawns,
+            cnt50,
+            b.ep,
+            b.white_to_move,
+        )
+        .ok()?;
+    let (dtz, wdl) = match r.root {
+        DtzProbeValue::DtzResult(d) => (signed(d.wdl, d.dtz), Wdl::from_probe(d.wdl)),
+        DtzProbeValue::Checkmate => (-1, Wdl::Loss),
+        DtzProbeValue::Stalemate => (0, Wdl::Draw),
+        DtzProbeValue::Failed => return None,
+    };
+    let legal = pos.legal_moves();
+    let mut moves = Vec::with_capacity(r.num_moves);
+    for v in &r.moves[..r.num_moves] {
+        let DtzProbeValue::DtzResult(d) = *v else {
+            continue;
+        };
+        let from = from64(d.from_square as usize);
+        let to = from64(d.to_square as usize);
+        let promo = match d.promotion {
+            pyrrhic_rs::Piece::Queen => Some(Kind::Queen),
+            pyrrhic_rs::Piece::Rook => Some(Kind::Rook),
+            pyrrhic_rs::Piece::Bishop => Some(Kind::Bishop),
+            pyrrhic_rs::Piece::Knight => Some(Kind::Knight),
+            _ => None,
+        };
+        let Some(&mv) = legal.iter().find(|m| {
+            m.from() == from
+                && m.to() == to
+                && match promo {
+                    Some(k) => m.is_promotion() && m.promotion().kind() == k,
+                    None => !m.is_promotion(),
+                }
+        }) else {
+            return None;
+        };
+        let dtz = signed(d.wdl, d.dtz);
+        let rank = root_rank(dtz, cnt50 as i32, rep);
+        moves.push(RootMove {
+            mv,
+            dtz,
+            rank,
+            score: rank_score(rank, rule50),
+        });
+    }
+    if moves.len() != legal.len() {
+        return None;
+    }
+    moves.sort_by_key(|m| std::cmp::Reverse(m.rank));
+    Some(RootProbe { dtz, wdl, moves })
+}
+
+/// The signed DTZ of `pos` (python-chess's `probe_dtz`: 0 for draws and stalemates, -1 when mated),
+/// or `None` when no table answers.
+pub fn probe_dtz(pos: &Position) -> Option<i32> {
+    probe_root(pos, true, false).map(|r| r.dtz)
+}
