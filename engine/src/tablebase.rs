@@ -13,14 +13,15 @@
 //! (cursed); DTZ signed, positive when the side to move wins, counting plies to the next
 //! zeroing move (capture, pawn move or mate) and, like the tables, possibly one ply long.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::RwLock;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, RwLock};
 
 use pyrrhic_rs::{DtzProbeValue, EngineAdapter, TableBases, WdlProbeResult};
 
 use crate::board::bitboard;
-use crate::search::params::{MATE_BOUND, MAX_PLY};
 use crate::moves::Move;
+use crate::search::params::{MATE_BOUND, MAX_PLY};
+use crate::search::tt::Bound;
 use crate::types::{from64, to64, Colour, Kind, NO_SQUARE};
 use crate::Position;
 
@@ -179,6 +180,7 @@ pub fn load(path: &str) -> Result<Loaded, LoadError> {
             let largest = largest.min(tb.max_pieces() as usize);
             *slot = Some(tb);
             LARGEST.store(largest, Ordering::Release);
+            update_search_limit();
             Ok(Loaded { largest, missing })
         }
         Err(pyrrhic_rs::TBError::BadPath) => Err(LoadError::NoTables(path.to_string())),
@@ -190,6 +192,7 @@ pub fn load(path: &str) -> Result<Loaded, LoadError> {
 pub fn unload() {
     let mut slot = TABLES.write().unwrap_or_else(|e| e.into_inner());
     LARGEST.store(0, Ordering::Release);
+    update_search_limit();
     *slot = None;
 }
 
@@ -414,4 +417,138 @@ pub fn probe_root(pos: &Position, rule50: bool, rep: bool) -> Option<RootProbe> 
 /// or `None` when no table answers.
 pub fn probe_dtz(pos: &Position) -> Option<i32> {
     probe_root(pos, true, false).map(|r| r.dtz)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Engine side: the options (`SyzygyPath`, `SyzygyProbeDepth`, `SyzygyProbeLimit`,
+// `Syzygy50MoveRule`), the search's probe, root filtering and `tbhits`.
+
+/// The most pieces the search probes (`SyzygyProbeLimit` capped by the largest table); 0 turns
+/// probing off, and is the value while no tables are loaded.
+static SEARCH_LIMIT: AtomicUsize = AtomicUsize::new(0);
+static PROBE_LIMIT: AtomicUsize = AtomicUsize::new(7);
+static PROBE_DEPTH: AtomicI32 = AtomicI32::new(1);
+static RULE50: AtomicBool = AtomicBool::new(true);
+static HITS: AtomicU64 = AtomicU64::new(0);
+/// The path the loaded tables came from (so that setting the same path again does nothing).
+static PATH: Mutex<String> = Mutex::new(String::new());
+/// The root's tablebase score for this search, `i32::MIN` when the root is not in the tables.
+static ROOT_SCORE: AtomicI32 = AtomicI32::new(i32::MIN);
+
+fn update_search_limit() {
+    let limit = PROBE_LIMIT.load(Ordering::Relaxed).min(max_pieces());
+    SEARCH_LIMIT.store(limit, Ordering::Relaxed);
+}
+
+/// Applies the probing options (the path is applied by [`configure`]).
+pub fn set_probe_options(depth: i32, limit: usize, rule50: bool) {
+    PROBE_DEPTH.store(depth.max(1), Ordering::Relaxed);
+    PROBE_LIMIT.store(limit, Ordering::Relaxed);
+    RULE50.store(rule50, Ordering::Relaxed);
+    update_search_limit();
+}
+
+/// Whether the fifty-move rule applies to tablebase results (`Syzygy50MoveRule`).
+pub fn rule50() -> bool {
+    RULE50.load(Ordering::Relaxed)
+}
+
+/// Loads the tables of `SyzygyPath` when it changed since the last call. `Ok(Some(note))`
+/// describes what was loaded, `Err(message)` says what went wrong (and no tables are in use);
+/// a path that did not change gives `Ok(None)`.
+pub fn configure(path: &str) -> Result<Option<String>, String> {
+    let path = path.trim();
+    let path = if path == "<empty>" { "" } else { path };
+    let mut current = PATH.lock().unwrap_or_else(|e| e.into_inner());
+    if *current == path {
+        return Ok(None);
+    }
+    *current = path.to_string();
+    let result = load(path);
+    update_search_limit();
+    match result {
+        Ok(l) if l.largest == 0 => Ok(Some("Syzygy tablebases off".to_string())),
+        Ok(l) => {
+            let mut note = format!(
+                "Syzygy tablebases loaded from {path}: up to {} pieces",
+                l.largest
+            );
+            if !l.missing.is_empty() {
+                note.push_str(&format!(" (not found: {})", l.missing.join(", ")));
+            }
+            Ok(Some(note))
+        }
+        Err(e) => Err(format!("{e}; playing on without tablebases")),
+    }
+}
+
+/// Tablebase probes that answered since the last [`new_search`].
+pub fn hits() -> u64 {
+    HITS.load(Ordering::Relaxed)
+}
+
+/// The root's tablebase score in this search (`None` when the root is not in the tables).
+pub fn root_score() -> Option<i32> {
+    let s = ROOT_SCORE.load(Ordering::Relaxed);
+    (s != i32::MIN).then_some(s)
+}
+
+/// The search's WDL probe at an interior node `ply` plies from the root with `depth` plies
+/// left: only right after a zeroing move, with few enough pieces and no castling rights.
+/// Returns the node's score (tablebase wins and losses between [`TB_WIN_BOUND`] and
+/// [`TB_WIN`], from the side to move's point of view) and the bound it is.
+#[inline]
+pub fn probe_search(pos: &Position, depth: i32, ply: usize) -> Option<(i32, Bound)> {
+    let limit = SEARCH_LIMIT.load(Ordering::Relaxed);
+    if limit == 0 || pos.halfmove_clock() != 0 || pos.castling() != 0 {
+        return None;
+    }
+    let n = piece_count(pos);
+    if n > limit || (n == limit && depth < PROBE_DEPTH.load(Ordering::Relaxed)) {
+        return None;
+    }
+    let wdl = probe_wdl(pos)?;
+    HITS.fetch_add(1, Ordering::Relaxed);
+    let draw = if rule50() { 1 } else { 0 };
+    let w = wdl as i32;
+    Some(if w < -draw {
+        (-TB_WIN + ply as i32, Bound::Upper)
+    } else if w > draw {
+        (TB_WIN - ply as i32, Bound::Lower)
+    } else {
+        (2 * w * draw, Bound::Exact)
+    })
+}
+
+/// A new search of `pos` begins: clears `tbhits` and, when the root is in the tables, returns
+/// the moves that keep its best DTZ outcome (Stockfish's root ranking, fifty-move rule and
+/// repetitions included); the search plays one of them.
+pub fn new_search(pos: &Position) -> Option<Vec<Move>> {
+    HITS.store(0, Ordering::Relaxed);
+    ROOT_SCORE.store(i32::MIN, Ordering::Relaxed);
+    if max_pieces() == 0 || !probeable(pos) {
+        return None;
+    }
+    let rep = pos.repetition_count() > 1;
+    let probe = probe_root(pos, rule50(), rep)?;
+    HITS.fetch_add(1, Ordering::Relaxed);
+    let best = probe.moves.first()?;
+    ROOT_SCORE.store(best.score, Ordering::Relaxed);
+    Some(
+        probe
+            .moves
+            .iter()
+            .filter(|m| m.rank == best.rank)
+            .map(|m| m.mv)
+            .collect(),
+    )
+}
+
+/// The score to show for a root search score: the tablebase score when the root is in the
+/// tables and the search found no mate (Stockfish's convention), else `score`.
+pub fn shown_score(score: i32) -> i32 {
+    match root_score() {
+        Some(tb) if score.abs() < MATE_BOUND => tb,
+        _ => score,
+    }
 }

@@ -22,9 +22,7 @@ static LOCK: Mutex<()> = Mutex::new(());
 fn tables() -> Option<PathBuf> {
     let dir = std::env::var_os("SQUALL_SYZYGY")
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/syzygy")
-        });
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/syzygy"));
     if dir.join("KQvK.rtbw").is_file() {
         Some(dir)
     } else {
@@ -101,11 +99,7 @@ fn random_fen(rng: &mut Xoshiro256PlusPlus, table: &str) -> Option<String> {
     for (i, side) in [strong, weak].iter().enumerate() {
         let white = (i == 0) == strong_white;
         for ch in side.chars() {
-            let c = if white {
-                ch
-            } else {
-                ch.to_ascii_lowercase()
-            };
+            let c = if white { ch } else { ch.to_ascii_lowercase() };
             if placed_pawns && ch == 'P' {
                 continue;
             }
@@ -292,7 +286,10 @@ fn root_ranking_preserves_the_result() {
         };
         // Fifty-move counter 0: ranks are the pure WDL order.
         let fields: Vec<&str> = fen.split(' ').collect();
-        let fen = format!("{} {} {} {} 0 1", fields[0], fields[1], fields[2], fields[3]);
+        let fen = format!(
+            "{} {} {} {} 0 1",
+            fields[0], fields[1], fields[2], fields[3]
+        );
         let mut pos = Position::from_fen(&fen).unwrap();
         if pos.legal_moves().is_empty() {
             continue;
@@ -303,7 +300,10 @@ fn root_ranking_preserves_the_result() {
         let best = probe.moves[0];
         let best_sign = best.dtz.signum();
         let root_sign = (root_wdl as i32).signum();
-        assert_eq!(best_sign, root_sign, "{fen}: best move {best:?}, root {root_wdl:?}");
+        assert_eq!(
+            best_sign, root_sign,
+            "{fen}: best move {best:?}, root {root_wdl:?}"
+        );
         for m in &probe.moves {
             pos.make(m.mv);
             let after = tablebase::probe_wdl(&pos);

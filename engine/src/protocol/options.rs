@@ -43,6 +43,12 @@ pub struct Settings {
     pub elo: u32,
     /// `Strength Seed`: the strength limit's random choices (0: from the clock).
     pub strength_seed: u64,
+    /// `SyzygyPath`: directories of Syzygy tables (empty: none).
+    pub syzygy_path: String,
+    /// `SyzygyProbeDepth`, `SyzygyProbeLimit`, `Syzygy50MoveRule`.
+    pub syzygy_probe_depth: i32,
+    pub syzygy_probe_limit: usize,
+    pub syzygy_50_move_rule: bool,
 }
 
 impl Default for Settings {
@@ -61,6 +67,10 @@ impl Default for Settings {
             limit_strength: false,
             elo: DEFAULT_ELO,
             strength_seed: 0,
+            syzygy_path: String::new(),
+            syzygy_probe_depth: 1,
+            syzygy_probe_limit: 7,
+            syzygy_50_move_rule: true,
         }
     }
 }
@@ -262,6 +272,34 @@ pub static REGISTRY: &[Spec] = &[
         default: "0",
         cecp: true,
         apply: |s, v| s.strength_seed = int(v) as u64,
+    },
+    Spec {
+        name: "SyzygyPath",
+        kind: Kind::Text,
+        default: "<empty>",
+        cecp: true,
+        apply: |s, v| s.syzygy_path = text(v),
+    },
+    Spec {
+        name: "SyzygyProbeDepth",
+        kind: Kind::Spin { min: 1, max: 100 },
+        default: "1",
+        cecp: true,
+        apply: |s, v| s.syzygy_probe_depth = int(v) as i32,
+    },
+    Spec {
+        name: "SyzygyProbeLimit",
+        kind: Kind::Spin { min: 0, max: 7 },
+        default: "7",
+        cecp: true,
+        apply: |s, v| s.syzygy_probe_limit = int(v) as usize,
+    },
+    Spec {
+        name: "Syzygy50MoveRule",
+        kind: Kind::Check,
+        default: "true",
+        cecp: true,
+        apply: |s, v| s.syzygy_50_move_rule = flag(v),
     },
 ];
 
