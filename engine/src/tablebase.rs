@@ -387,16 +387,14 @@ pub fn probe_root(pos: &Position, rule50: bool, rep: bool) -> Option<RootProbe> 
             pyrrhic_rs::Piece::Knight => Some(Kind::Knight),
             _ => None,
         };
-        let Some(&mv) = legal.iter().find(|m| {
+        let &mv = legal.iter().find(|m| {
             m.from() == from
                 && m.to() == to
                 && match promo {
                     Some(k) => m.is_promotion() && m.promotion().kind() == k,
                     None => !m.is_promotion(),
                 }
-        }) else {
-            return None;
-        };
+        })?;
         let dtz = signed(d.wdl, d.dtz);
         let rank = root_rank(dtz, cnt50 as i32, rep);
         moves.push(RootMove {
