@@ -5,11 +5,14 @@
 //! The tables: `$SQUALL_SYZYGY`, else the project's `shared/syzygy` beside the repository.
 //! Python: `$SQUALL_PYTHON`, else `python3`. Either missing skips the test with a message.
 
+mod common;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Mutex;
 
+use common::{secs, Engine};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use squall::tablebase::{self, Wdl};
@@ -349,4 +352,220 @@ fn bad_paths() {
         assert_eq!(tablebase::probe_wdl(&pos), Some(Wdl::Win));
         tablebase::unload();
     }
+}
+
+/// Fifty-move awareness at the root: with many plies on the counter, the kept moves are those
+/// that still reach a zeroing move in time, or the fastest ones when none does; with
+/// `Syzygy50MoveRule` off, a win beyond the counter still shows as a tablebase win.
+#[test]
+fn root_ranking_under_the_fifty_move_counter() {
+    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(dir) = tables() else {
+        return;
+    };
+    load(&dir);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(50);
+    let (mut checked, mut strict) = (0, 0);
+    let mut i = 0;
+    while checked < 300 {
+        let table = ["KQvK", "KRvK", "KBNvK", "KQvKR", "KRvKN", "KBBvK"][i % 6];
+        i += 1;
+        let Some(fen) = random_fen(&mut rng, table) else {
+            continue;
+        };
+        let fields: Vec<&str> = fen.split(' ').collect();
+        let pos0 = Position::from_fen(&format!("{} {} - - 0 1", fields[0], fields[1])).unwrap();
+        if tablebase::probe_wdl(&pos0) != Some(Wdl::Win) {
+            continue;
+        }
+        let cnt50 = 60 + rand(&mut rng, 40) as i32;
+        let pos =
+            Position::from_fen(&format!("{} {} - - {cnt50} 1", fields[0], fields[1])).unwrap();
+        let probe = tablebase::probe_root(&pos, true, false).unwrap();
+        let wins: Vec<_> = probe.moves.iter().filter(|m| m.dtz > 0).collect();
+        let min = wins.iter().map(|m| m.dtz).min().unwrap();
+        let best_rank = probe.moves[0].rank;
+        let kept: Vec<_> = probe.moves.iter().filter(|m| m.rank == best_rank).collect();
+        let allowed = min.max(99 - cnt50);
+        for m in &kept {
+            assert!(
+                m.dtz > 0 && m.dtz <= allowed,
+                "{fen} with {cnt50} plies: kept {} of dtz {} (fastest {min})",
+                m.mv.to_uci(),
+                m.dtz
+            );
+        }
+        if min + cnt50 > 100 {
+            strict += 1;
+            // A cursed win (the zeroing move comes after the hundredth ply): a draw under the
+            // rule, a small plus; a win without it.
+            assert!(tablebase::rank_score(best_rank, true) < 100, "{fen}");
+            assert_eq!(
+                tablebase::rank_score(best_rank, false),
+                tablebase::TB_WIN,
+                "{fen}"
+            );
+        } else {
+            assert_eq!(
+                tablebase::rank_score(best_rank, true),
+                tablebase::TB_WIN,
+                "{fen}"
+            );
+        }
+        checked += 1;
+    }
+    eprintln!("{checked} won roots with 60-99 plies on the counter, {strict} past it");
+    assert!(strict > 0);
+}
+
+/// The protocols: bad paths are reported and the engine plays on; with tables, `tbhits` counts
+/// probes and a won root shows the tablebase score.
+#[test]
+fn uci_and_xboard_options() {
+    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok", secs(10.0));
+    for name in [
+        "SyzygyPath type string default <empty>",
+        "SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "SyzygyProbeLimit type spin default 7 min 0 max 7",
+        "Syzygy50MoveRule type check default true",
+    ] {
+        assert!(
+            lines.iter().any(|l| l == &format!("option name {name}")),
+            "{name}: {lines:?}"
+        );
+    }
+    e.send("setoption name SyzygyPath value /nonexistent/squall-syzygy");
+    let l = e.expect("info string", secs(10.0));
+    assert!(
+        l.starts_with("info string error: no Syzygy tablebases found"),
+        "{l}"
+    );
+    e.send("position fen 8/8/8/4k3/8/8/8/KBN5 w - - 0 1");
+    e.send("go depth 3");
+    let lines = e.until(|l| l.starts_with("bestmove"), secs(20.0));
+    assert!(lines.iter().any(|l| l.contains(" tbhits 0 ")), "{lines:?}");
+    if let Some(dir) = tables() {
+        e.send(&format!(
+            "setoption name SyzygyPath value {}",
+            dir.display()
+        ));
+        let l = e.expect("info string", secs(10.0));
+        assert!(l.contains("up to 4 pieces"), "{l}");
+        // KQvK after Qxr: the search probes after the capture.
+        e.send("position fen 8/8/8/3k4/8/8/2r5/KQ6 w - - 0 1");
+        e.send("go depth 6");
+        let lines = e.until(|l| l.starts_with("bestmove"), secs(20.0));
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
+        let hits: u64 = last
+            .split(" tbhits ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(hits > 0, "{last}");
+        assert!(
+            last.contains(&format!("score cp {}", tablebase::TB_WIN))
+                || last.contains("score mate"),
+            "{last}"
+        );
+        assert_eq!(
+            lines.last().unwrap().split(' ').nth(1),
+            Some("b1c2"),
+            "{lines:?}"
+        );
+    }
+    e.quit_within(secs(10.0));
+
+    let mut x = Engine::start(&[]);
+    x.send_all(&["xboard", "protover 2"]);
+    let lines = x.until(|l| l == "feature done=1", secs(10.0));
+    assert!(
+        lines.iter().any(|l| l.contains("egt=\"syzygy\"")),
+        "{lines:?}"
+    );
+    x.send("egtpath syzygy /nonexistent/squall-syzygy");
+    let l = x.expect("Error", secs(10.0));
+    assert!(l.contains("no Syzygy tablebases found"), "{l}");
+    if let Some(dir) = tables() {
+        x.send(&format!("egtpath syzygy {}", dir.display()));
+        let l = x.expect("#", secs(10.0));
+        assert!(l.contains("up to 4 pieces"), "{l}");
+    }
+    x.quit_within(secs(10.0));
+}
+
+/// Conversion: from won positions of several tables, Squall with tables playing both sides
+/// mates within the fifty-move rule (zeroing moves reset the counter), without repetitions.
+#[test]
+fn converts_won_endings() {
+    let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(dir) = tables() else {
+        return;
+    };
+    load(&dir);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(4949);
+    let mut starts = Vec::new();
+    for table in [
+        "KBNvK", "KQvKR", "KRvK", "KBBvK", "KPvK", "KQvKP", "KRvKN", "KQvKN",
+    ] {
+        loop {
+            let Some(fen) = random_fen(&mut rng, table) else {
+                continue;
+            };
+            let pos = Position::from_fen(&fen).unwrap();
+            if pos.halfmove_clock() == 0
+                && tablebase::probe_wdl(&pos) == Some(Wdl::Win)
+                && tablebase::probe_dtz(&pos).unwrap() >= 15
+            {
+                starts.push(fen);
+                break;
+            }
+        }
+    }
+    tablebase::unload();
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    e.until(|l| l == "uciok", secs(10.0));
+    e.send(&format!(
+        "setoption name SyzygyPath value {}",
+        dir.display()
+    ));
+    e.expect("info string", secs(10.0));
+    for fen in &starts {
+        let mut pos = Position::from_fen(fen).unwrap();
+        let winner = pos.side_to_move();
+        let mut moves: Vec<String> = Vec::new();
+        loop {
+            assert!(moves.len() < 400, "{fen}: no mate in 400 plies: {moves:?}");
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                assert!(
+                    pos.in_check() && pos.side_to_move() != winner,
+                    "{fen}: {moves:?}"
+                );
+                break;
+            }
+            assert!(pos.halfmove_clock() < 100, "{fen}: fifty moves: {moves:?}");
+            assert!(pos.repetition_count() < 3, "{fen}: threefold: {moves:?}");
+            e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+            e.send("go nodes 4000");
+            let best = e.expect("bestmove", secs(20.0));
+            let mv = best.split(' ').nth(1).unwrap().to_string();
+            let m = pos.parse_uci_move(&mv).unwrap();
+            pos.make(m);
+            moves.push(mv);
+        }
+        eprintln!("{fen}: mate in {} plies", moves.len());
+    }
+    e.quit_within(secs(10.0));
 }
