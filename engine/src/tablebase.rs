@@ -63,6 +63,8 @@ impl EngineAdapter for Adapter {
 }
 
 static TABLES: RwLock<Option<TableBases<Adapter>>> = RwLock::new(None);
+/// One root probe at a time (see [`probe_root`]).
+static ROOT_TURN: Mutex<()> = Mutex::new(());
 /// Pieces (kings included) of the largest loaded table; 0 without tables.
 static LARGEST: AtomicUsize = AtomicUsize::new(0);
 
@@ -349,6 +351,9 @@ pub fn probe_root(pos: &Position, rule50: bool, rep: bool) -> Option<RootProbe> 
     }
     let b = bits(pos);
     let cnt50 = pos.halfmove_clock() as u32;
+    // The reader calls its root probe unsafe to run twice at once; searches in other threads
+    // of one process (the lab's tools) take turns here. Interior WDL probes need no turn.
+    let _turn = ROOT_TURN.lock().unwrap_or_else(|e| e.into_inner());
     let slot = TABLES.read().unwrap_or_else(|e| e.into_inner());
     let tb = slot.as_ref()?;
     let r = tb
