@@ -481,7 +481,11 @@ pub fn configure(path: &str) -> Result<Option<String>, String> {
             }
             Ok(Some(note))
         }
-        Err(e) => Err(format!("{e}; playing on without tablebases")),
+        Err(e) => {
+            // Setting the same path again retries (the files may have been put there since).
+            current.clear();
+            Err(format!("{e}; playing on without tablebases"))
+        }
     }
 }
 

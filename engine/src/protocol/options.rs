@@ -276,7 +276,8 @@ pub static REGISTRY: &[Spec] = &[
     Spec {
         name: "SyzygyPath",
         kind: Kind::Text,
-        default: "<empty>",
+        // Shown as `<empty>` over UCI.
+        default: "",
         cecp: true,
         apply: |s, v| s.syzygy_path = text(v),
     },
@@ -433,6 +434,10 @@ pub fn current(spec: &Spec, s: &Settings) -> String {
         "UCI_LimitStrength" => s.limit_strength.to_string(),
         "UCI_Elo" => s.elo.to_string(),
         "Strength Seed" => s.strength_seed.to_string(),
+        "SyzygyPath" => s.syzygy_path.clone(),
+        "SyzygyProbeDepth" => s.syzygy_probe_depth.to_string(),
+        "SyzygyProbeLimit" => s.syzygy_probe_limit.to_string(),
+        "Syzygy50MoveRule" => s.syzygy_50_move_rule.to_string(),
         _ => String::new(),
     }
 }
