@@ -16,6 +16,7 @@
 //! - `epd`: EPD test-suite records (`bm`, `am`, `id`, `dm`, point lists);
 //! - `suite`: the test-suite runner behind `squall suite`;
 //! - `pgn`: streaming PGN reader, writer, and `squall extract` (quiet positions for tuning);
+//! - `tablebase`: Syzygy endgame tablebases (WDL and DTZ probes, root ranking);
 //! - `book`: PolyGlot opening books (keys, reader, choice, learning, editor, builder);
 
 #![forbid(unsafe_code)]
@@ -33,6 +34,7 @@ pub mod pgn;
 pub mod protocol;
 pub mod search;
 pub mod suite;
+pub mod tablebase;
 pub mod types;
 pub mod wdl;
 

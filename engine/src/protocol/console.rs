@@ -58,6 +58,11 @@ impl Console {
                     Ok(spec) => {
                         self.worker.apply(&mut self.settings);
                         self.out.line(&options::console_line(spec, &self.settings));
+                        match crate::tablebase::configure(&self.settings.syzygy_path) {
+                            Ok(Some(note)) => self.out.line(&note),
+                            Ok(None) => {}
+                            Err(e) => self.error(&e),
+                        }
                     }
                     Err(e) => self.error(&e.to_string()),
                 }

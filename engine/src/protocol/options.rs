@@ -43,6 +43,12 @@ pub struct Settings {
     pub elo: u32,
     /// `Strength Seed`: the strength limit's random choices (0: from the clock).
     pub strength_seed: u64,
+    /// `SyzygyPath`: directories of Syzygy tables (empty: none).
+    pub syzygy_path: String,
+    /// `SyzygyProbeDepth`, `SyzygyProbeLimit`, `Syzygy50MoveRule`.
+    pub syzygy_probe_depth: i32,
+    pub syzygy_probe_limit: usize,
+    pub syzygy_50_move_rule: bool,
 }
 
 impl Default for Settings {
@@ -61,6 +67,10 @@ impl Default for Settings {
             limit_strength: false,
             elo: DEFAULT_ELO,
             strength_seed: 0,
+            syzygy_path: String::new(),
+            syzygy_probe_depth: 1,
+            syzygy_probe_limit: 7,
+            syzygy_50_move_rule: true,
         }
     }
 }
@@ -263,6 +273,35 @@ pub static REGISTRY: &[Spec] = &[
         cecp: true,
         apply: |s, v| s.strength_seed = int(v) as u64,
     },
+    Spec {
+        name: "SyzygyPath",
+        kind: Kind::Text,
+        // Shown as `<empty>` over UCI.
+        default: "",
+        cecp: true,
+        apply: |s, v| s.syzygy_path = text(v),
+    },
+    Spec {
+        name: "SyzygyProbeDepth",
+        kind: Kind::Spin { min: 1, max: 100 },
+        default: "1",
+        cecp: true,
+        apply: |s, v| s.syzygy_probe_depth = int(v) as i32,
+    },
+    Spec {
+        name: "SyzygyProbeLimit",
+        kind: Kind::Spin { min: 0, max: 7 },
+        default: "7",
+        cecp: true,
+        apply: |s, v| s.syzygy_probe_limit = int(v) as usize,
+    },
+    Spec {
+        name: "Syzygy50MoveRule",
+        kind: Kind::Check,
+        default: "true",
+        cecp: true,
+        apply: |s, v| s.syzygy_50_move_rule = flag(v),
+    },
 ];
 
 /// Why an option could not be set.
@@ -395,6 +434,10 @@ pub fn current(spec: &Spec, s: &Settings) -> String {
         "UCI_LimitStrength" => s.limit_strength.to_string(),
         "UCI_Elo" => s.elo.to_string(),
         "Strength Seed" => s.strength_seed.to_string(),
+        "SyzygyPath" => s.syzygy_path.clone(),
+        "SyzygyProbeDepth" => s.syzygy_probe_depth.to_string(),
+        "SyzygyProbeLimit" => s.syzygy_probe_limit.to_string(),
+        "Syzygy50MoveRule" => s.syzygy_50_move_rule.to_string(),
         _ => String::new(),
     }
 }

@@ -50,14 +50,15 @@ pub fn info_line(it: &Iteration, wdl: &WdlRoot) -> String {
     };
     let pv: Vec<String> = it.pv.iter().map(|m| m.to_uci()).collect();
     format!(
-        "info depth {} seldepth {} multipv {} score {}{bound}{wdl_text} nodes {} nps {} hashfull {} tbhits 0 time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{bound}{wdl_text} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
         it.depth,
         it.seldepth,
         it.multipv,
-        score_text(it.score),
+        score_text(crate::tablebase::shown_score(it.score)),
         it.nodes,
         it.nps,
         it.hashfull,
+        crate::tablebase::hits(),
         it.time_ms,
         pv.join(" ")
     )
@@ -314,6 +315,11 @@ impl Uci {
                 self.worker.apply(&mut self.settings);
                 if let Err(e) = self.book.configure(&self.settings.book) {
                     self.error(&e);
+                }
+                match crate::tablebase::configure(&self.settings.syzygy_path) {
+                    Ok(Some(note)) => self.out.line(&format!("info string {note}")),
+                    Ok(None) => {}
+                    Err(e) => self.error(&e),
                 }
                 self.debug_note(&format!(
                     "{} = {}",

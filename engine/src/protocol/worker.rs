@@ -72,6 +72,11 @@ impl Worker {
         engine.options.contempt = settings.contempt;
         engine.options.limit_elo = settings.limit_strength.then_some(settings.elo);
         engine.options.strength_seed = settings.strength_seed;
+        crate::tablebase::set_probe_options(
+            settings.syzygy_probe_depth,
+            settings.syzygy_probe_limit,
+            settings.syzygy_50_move_rule,
+        );
     }
 
     /// The idle engine (None while a search runs).

@@ -221,6 +221,12 @@ impl<'a> Search<'a> {
             // None of the requested moves is legal: search them all rather than nothing.
             root_moves = legal.iter().map(|&mv| root_move(mv)).collect();
         }
+        // Syzygy (#48): at a table position, only the moves that keep the best DTZ outcome.
+        if let Some(keep) = crate::tablebase::new_search(pos) {
+            if root_moves.iter().any(|rm| keep.contains(&rm.mv)) {
+                root_moves.retain(|rm| keep.contains(&rm.mv));
+            }
+        }
         let forced = root_moves.len() == 1;
         let mut tree = Tree::main(job, limits, control, options, forced, eval, history);
         tree.pos = pos.clone();
@@ -896,6 +902,34 @@ impl<'a> Tree<'a> {
         if let Some(h) = hit {
             if excluded.is_none() && !pv_node && h.depth >= depth && h.cuts(alpha, beta) {
                 return h.score;
+            }
+        }
+
+        // Syzygy (#48): after a zeroing move, a table position's WDL value bounds its score.
+        if excluded.is_none() {
+            if let Some((score, bound)) =
+                crate::tablebase::probe_search(&self.pos, depth / ONE_PLY, ply)
+            {
+                if bound == Bound::Exact
+                    || (bound == Bound::Lower && score >= beta)
+                    || (bound == Bound::Upper && score <= alpha)
+                {
+                    let raw = if in_check {
+                        -INFINITY
+                    } else {
+                        self.eval.evaluate(&self.pos, alpha, beta)
+                    };
+                    self.tt.store(
+                        key,
+                        Move::NONE,
+                        score,
+                        raw,
+                        (depth + 6 * ONE_PLY).min(MAX_DEPTH * ONE_PLY),
+                        bound,
+                        ply,
+                    );
+                    return score;
+                }
             }
         }
 

@@ -21,7 +21,9 @@ use parking_lot::Mutex;
 
 use crate::moves::Move;
 
-use super::params::MATE_BOUND;
+/// Scores from here up (mates, and Syzygy wins from `TB_WIN_BOUND`) count plies from the root;
+/// the table keeps them counted from the node.
+const DISTANCE_BOUND: i32 = crate::tablebase::TB_WIN_BOUND;
 
 #[path = "tt_lockless.rs"]
 pub mod lockless;
@@ -139,12 +141,13 @@ pub struct Bucket {
     entries: [Entry; ENTRIES_PER_BUCKET],
 }
 
-/// Converts a score to its table form: mates counted from this node instead of the root.
+/// Converts a score to its table form: mates (and tablebase wins) counted from this node
+/// instead of the root.
 #[inline]
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= DISTANCE_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -DISTANCE_BOUND {
         score - ply as i32
     } else {
         score
@@ -153,9 +156,9 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 
 #[inline]
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= DISTANCE_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -DISTANCE_BOUND {
         score + ply as i32
     } else {
         score

@@ -216,7 +216,7 @@ impl Xboard {
         self.out.line(&format!(
             "feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 \
              sigterm=0 reuse=1 analyze=1 myname=\"{} {}\" variants=\"normal\" colors=0 ics=1 \
-             name=1 pause=1 nps=1 debug=1 memory=1 smp=1 exclude=1",
+             name=1 pause=1 nps=1 debug=1 memory=1 smp=1 exclude=1 egt=\"syzygy\"",
             uci::ENGINE_NAME,
             env!("CARGO_PKG_VERSION")
         ));
@@ -373,8 +373,19 @@ impl Xboard {
                 if let Err(e) = self.book.configure(&self.settings.book) {
                     self.error(&e, cmd);
                 }
+                self.syzygy(cmd);
             }
             Err(e) => self.error(&e.to_string(), cmd),
+        }
+    }
+
+    /// Loads the tables of the current Syzygy path if it changed (`egtpath syzygy PATH` or the
+    /// `SyzygyPath` option): a note as a comment, a failure as an `Error`.
+    fn syzygy(&mut self, cmd: &str) {
+        match crate::tablebase::configure(&self.settings.syzygy_path) {
+            Ok(Some(note)) => self.out.line(&format!("# {note}")),
+            Ok(None) => {}
+            Err(e) => self.error(&e, cmd),
         }
     }
 
@@ -641,7 +652,14 @@ impl Xboard {
             },
             "ics" => self.ics = args.first().is_some_and(|h| *h != "-"),
             "computer" => self.opponent_computer = true,
-            "random" | "lift" | "put" | "hover" | "egtpath" | "setscore" => {}
+            "egtpath" => {
+                // `egtpath syzygy PATH`; other kinds of tables are not read.
+                if let Some(path) = rest.trim().strip_prefix("syzygy") {
+                    self.settings.syzygy_path = path.trim().to_string();
+                    self.syzygy(line);
+                }
+            }
+            "random" | "lift" | "put" | "hover" | "setscore" => {}
             "pause" => {
                 if self.paused.is_none() {
                     let kind = self.job.as_ref().map(|j| j.kind);

@@ -66,7 +66,7 @@ impl Xboard {
                     out.line(&format!(
                         "{} {} {} {} {}",
                         it.depth,
-                        xboard_score(it.score),
+                        xboard_score(crate::tablebase::shown_score(it.score)),
                         it.time_ms / 10,
                         it.nodes,
                         pv
