@@ -208,7 +208,7 @@ pub fn max_pieces() -> usize {
 /// Pieces on the board, kings included.
 #[inline]
 pub fn piece_count(pos: &Position) -> usize {
-    bitboard::occupied(pos).count_ones() as usize
+    pos.occupied().count_ones() as usize
 }
 
 struct Bits {
