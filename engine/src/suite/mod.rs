@@ -14,7 +14,6 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-mod json;
 mod report;
 
 pub use report::{compare, parse_report, read_report, report_json, utc_text, PreviousResult};
