@@ -291,6 +291,51 @@ fn choice<T: Copy>(v: Val<String>, k: &str, options: &[(&str, T)]) -> Result<T, 
         })
 }
 
+/// Checks a seek the way lasker's `seek` reads it: `BASE INC` (minutes, seconds), then
+/// any of rated/unrated, white/black, auto/manual, formula, a rating range `MIN-MAX`, and a
+/// variant (`wild N`, crazyhouse, suicide, ...).
+pub fn check_seek(seek: &str) -> Result<(), String> {
+    let words: Vec<&str> = seek.split_whitespace().collect();
+    let number = |w: Option<&&str>| w.is_some_and(|w| w.parse::<u32>().is_ok());
+    if !number(words.first()) || !number(words.get(1)) {
+        return Err("must start with the base minutes and the increment seconds".into());
+    }
+    const WORDS: &[&str] = &[
+        "rated",
+        "unrated",
+        "r",
+        "u",
+        "white",
+        "black",
+        "w",
+        "b",
+        "auto",
+        "manual",
+        "a",
+        "m",
+        "formula",
+        "f",
+        "wild",
+        "crazyhouse",
+        "zh",
+        "suicide",
+        "losers",
+        "atomic",
+        "bughouse",
+    ];
+    for w in &words[2..] {
+        let lower = w.to_ascii_lowercase();
+        let range = lower
+            .split_once('-')
+            .is_some_and(|(a, b)| a.parse::<u32>().is_ok() && b.parse::<u32>().is_ok());
+        let wild = lower.starts_with('w') && lower[1..].parse::<u32>().is_ok();
+        if !(WORDS.contains(&lower.as_str()) || range || wild || lower.parse::<u32>().is_ok()) {
+            return Err(format!("'{w}' is not a seek option"));
+        }
+    }
+    Ok(())
+}
+
 /// Parses and checks the whole file.
 pub fn parse(text: &str) -> Result<Config, ConfigError> {
     let user = read(text)?;
@@ -329,6 +374,11 @@ pub fn parse(text: &str) -> Result<Config, ConfigError> {
                 list.line,
                 format!("{k}: a command may not hold a line break"),
             ));
+        }
+    }
+    for seek in &seeks.value {
+        if let Err(m) = check_seek(seek) {
+            return Err(err(seeks.line, format!("seeks: \"{seek}\": {m}")));
         }
     }
     let pgn_dir = get!(log.pgn_dir);
@@ -532,6 +582,8 @@ mod tests {
             ("[server]\nport = 5000\nhost = 42\n", 3),
             ("[log]\npgn_dir = \"\"\n", 2),
             ("[engine]\n\noptions = [\"Hash\"]\n", 3),
+            ("[games]\nseeks = [\"3 0 u\", \"abc\"]\n", 2),
+            ("[games]\nseeks = [\"3 0 q\"]\n", 2),
         ];
         for (text, line) in cases {
             let e = parse(text).expect_err(text);
@@ -539,6 +591,8 @@ mod tests {
         }
         let e = parse("[server]\nport = 5000\nhost = 42\n").unwrap_err();
         assert!(e.to_string().contains("host"), "{e}");
+        assert!(check_seek("5 3 rated white 1200-1800 manual formula").is_ok());
+        assert!(check_seek("2 12 u wild 22").is_ok());
         let e = parse("[server]\nbogus = 1\n").unwrap_err();
         assert!(e.to_string().contains("bogus"), "{e}");
     }

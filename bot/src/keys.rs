@@ -91,7 +91,7 @@ pub const KEYS: &[KeySpec] = &[
         "engine",
         "command",
         "\"\"",
-        "engine command line; empty runs this squall executable with --uci",
+        "engine command line; empty runs squall --uci (beside squall-ics, else on PATH)",
     ),
     key("engine", "protocol", "\"uci\"", "\"uci\" or \"xboard\""),
     key(
