@@ -538,6 +538,8 @@ fn stored_game_resigned_by_the_opponent_keeps_its_own_record() {
     let sc = Scenario {
         drop_at: Some(6),
         stored_game_resigned: true,
+        // The same players in the same colours: the old bot merged the two records.
+        keep_colours: true,
         games: 2,
         resign_at: Some(8),
         seed: 15,

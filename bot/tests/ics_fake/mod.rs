@@ -71,6 +71,8 @@ pub struct Scenario {
     /// After a drop, the opponent resigns the stored game (`resign NAME`) while the bot is
     /// away, and the next game against them is a new one.
     pub stored_game_resigned: bool,
+    /// Games after the first keep the bot's colour (they alternate otherwise).
+    pub keep_colours: bool,
 }
 
 impl Default for Scenario {
@@ -98,6 +100,7 @@ impl Default for Scenario {
             reject_first_move: false,
             ms_clocks: false,
             stored_game_resigned: false,
+            keep_colours: false,
         }
     }
 }
@@ -398,7 +401,7 @@ impl World {
         self.games_started += 1;
         let number = self.next_number;
         self.next_number += 1;
-        let bot_white = if self.sc.games > 1 {
+        let bot_white = if self.sc.games > 1 && !self.sc.keep_colours {
             self.games_started % 2 == 1
         } else {
             self.sc.bot_white
