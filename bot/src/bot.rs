@@ -37,6 +37,9 @@ const TICK: Duration = Duration::from_millis(20);
 /// Opponent's clock must be this far below zero before we call their flag (their last
 /// board may be in flight).
 const FLAG_GRACE_MS: i64 = 300;
+/// How long after a refused `flag` we call it again (lasker's clocks in whole seconds are
+/// cut down, so the opponent may still have most of a second when theirs shows 0).
+const FLAG_AGAIN: Duration = Duration::from_millis(700);
 /// Engine restarts tried in a row before the game is given up.
 const MAX_RESTARTS: u32 = 3;
 /// Scores in a row at or below -resign_cp before we resign.
@@ -54,7 +57,6 @@ pub struct Bot {
     /// The number of our game announced by the last game-start line: only its boards can
     /// start a game record, so a stray or late board never makes us move.
     expected_game: Option<u32>,
-    ms_clocks: bool,
     games_played: u64,
     paused: bool,
     quit_after_game: bool,
@@ -66,6 +68,11 @@ pub struct Bot {
     login_sent: u32,
     /// The engine sent its own tells for this move (so our report would repeat them).
     engine_told: bool,
+    /// The last game-start line continued a stored game (lasker: `Continuing`), so its
+    /// board may resume the parked record; a `Creating` game never does.
+    resuming: bool,
+    /// The server just said adjourned opponents are online; their names come next.
+    adjourned_names_next: bool,
 }
 
 impl Bot {
@@ -82,7 +89,6 @@ impl Bot {
             adjourned: None,
             pairing: None,
             expected_game: None,
-            ms_clocks: false,
             games_played: 0,
             paused: false,
             quit_after_game: false,
@@ -92,6 +98,8 @@ impl Bot {
             engine_illegal: 0,
             login_sent: 0,
             engine_told: false,
+            resuming: false,
+            adjourned_names_next: false,
         })
     }
 
@@ -125,7 +133,7 @@ impl Bot {
                         ));
                     }
                     self.log
-                        .log("--", &format!("connection lost; reconnecting in {wait} s"));
+                        .state(&format!("connection lost; reconnecting in {wait} s"));
                     std::thread::sleep(Duration::from_secs(wait));
                     wait = (wait * 2).max(1).min(self.cfg.reconnect_max_s.max(1));
                 }
@@ -152,6 +160,10 @@ impl Bot {
     }
 
     fn session(&mut self) -> SessionEnd {
+        self.log.state(&format!(
+            "connecting to {}:{}",
+            self.cfg.host, self.cfg.port
+        ));
         let mut conn = match Connection::open(
             &self.cfg.host,
             self.cfg.port,
@@ -160,24 +172,21 @@ impl Bot {
         ) {
             Ok(c) => c,
             Err(e) => {
-                self.log.log(
-                    "--",
-                    &format!("connect to {}:{} failed: {e}", self.cfg.host, self.cfg.port),
-                );
+                self.log.state(&format!(
+                    "connect to {}:{} failed: {e}",
+                    self.cfg.host, self.cfg.port
+                ));
                 return SessionEnd::Dropped { logged_in: false };
             }
         };
-        self.log.log(
-            "--",
-            &format!("connected to {}:{}", self.cfg.host, self.cfg.port),
-        );
+        self.log
+            .state(&format!("connected to {}:{}", self.cfg.host, self.cfg.port));
         if self.cfg.timeseal {
             let hello = timeseal::hello(&self.cfg.handle);
             self.log.log(">", &hello);
             conn.send_hello(&self.cfg.handle);
         }
         self.login_sent = 0;
-        self.ms_clocks = false;
         let mut logged_in = false;
         loop {
             self.poll_engine(&mut conn);
@@ -197,7 +206,7 @@ impl Bot {
                     continue;
                 }
                 Incoming::Closed => {
-                    self.log.log("--", "connection closed");
+                    self.log.state("connection closed");
                     if let Some(e) = &mut self.engine {
                         e.stop();
                     }
@@ -209,10 +218,18 @@ impl Bot {
                 Incoming::Line(l) => l,
             };
             self.log.log("<", &line);
-            if line.trim().starts_with("ms set") {
-                self.ms_clocks = true;
-            }
             let event = classify(&line);
+            if logged_in && std::mem::take(&mut self.adjourned_names_next) {
+                // lasker lists the adjourned opponents online on the line after its notice:
+                // `match NAME` offers to resume (lasker has no `resume` command).
+                if let Some(n) = line.split_whitespace().next() {
+                    if self.game.is_none() && n.chars().all(|c| c.is_ascii_alphanumeric()) {
+                        let cmd = format!("match {n}");
+                        self.send(&mut conn, &cmd);
+                    }
+                }
+                continue;
+            }
             if logged_in {
                 // Login texts mean nothing once logged in: a tell or shout that ends in
                 // `password:` must never make us send the password, nor end the session.
@@ -266,6 +283,7 @@ impl Bot {
                 Event::LoginFailed(m) => return SessionEnd::LoginFailed(m),
                 Event::SessionStarted(name) => {
                     logged_in = true;
+                    self.log.state(&format!("logged in as {name}"));
                     self.handle = name;
                     self.setup(&mut conn);
                 }
@@ -276,9 +294,10 @@ impl Bot {
 
     fn setup(&mut self, conn: &mut Connection) {
         let interface = format!("set interface Squall {} ICS bot", env!("CARGO_PKG_VERSION"));
+        // Only what lasker 2.2.3 knows (it lacks `iset defprompt`, `iset nowrap`,
+        // `set chanoff`, `set autoflag` and `resume`): wrapped lines are joined, the bot calls
+        // flags itself, and adjourned games resume through `match NAME`.
         let mut cmds: Vec<String> = [
-            "iset defprompt 1",
-            "iset nowrap 1",
             "set style 12",
             "iset ms 1",
             "set width 240",
@@ -288,9 +307,7 @@ impl Bot {
             "set gin 0",
             "set pin 0",
             "set bell 0",
-            "set chanoff 1",
             "set open 1",
-            "set autoflag 1",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -300,8 +317,6 @@ impl Bot {
         for c in cmds {
             self.send(conn, &c);
         }
-        // Our own adjourned games first; seeks only if none resumes.
-        self.send(conn, "resume");
         self.post_seeks(conn);
     }
 
@@ -313,6 +328,8 @@ impl Bot {
         for s in self.cfg.seeks.clone() {
             self.send(conn, &format!("seek {s}"));
         }
+        self.log
+            .state(&format!("seeking {}", self.cfg.seeks.join(", ")));
     }
 
     fn is_opponent(&self, name: &str) -> bool {
@@ -335,6 +352,7 @@ impl Bot {
                     .any(|n| n.eq_ignore_ascii_case(&self.handle));
                 if ours {
                     self.expected_game = Some(game);
+                    self.resuming = text.starts_with("Continuing");
                 }
                 if ours && text.starts_with("Creating") {
                     self.game = None;
@@ -349,13 +367,17 @@ impl Bot {
                         // A failed handshake shows up as a dead engine on the next poll.
                         let _ = e.new_game(tc.0, tc.1, Some((&host, &opp)));
                     }
-                    self.log.log("--", &format!("game {game} starts"));
+                    self.log.state(&format!("game {game} starts"));
                 }
             }
             Event::Board(b) => self.on_board(conn, &b),
             Event::GameEnd {
-                game, why, result, ..
-            } => self.on_game_end(conn, game, &why, &result),
+                game,
+                white,
+                black,
+                why,
+                result,
+            } => self.on_game_end(conn, (game, &white, &black), &why, &result),
             Event::Challenge(c) => {
                 let reply = if self.accepts(&c) {
                     "accept"
@@ -365,7 +387,9 @@ impl Bot {
                 self.send(conn, &format!("{reply} {}", c.from));
             }
             Event::DrawOffer(n) if self.is_opponent(&n) => {
-                let reply = if self.draw_acceptable() {
+                let accept = self.draw_acceptable();
+                self.expect_end(accept);
+                let reply = if accept {
                     "accept draw"
                 } else {
                     "decline draw"
@@ -373,6 +397,7 @@ impl Bot {
                 self.send(conn, reply);
             }
             Event::AbortRequest(n) if self.is_opponent(&n) => {
+                self.expect_end(self.cfg.accept_abort);
                 let r = if self.cfg.accept_abort {
                     "accept abort"
                 } else {
@@ -381,6 +406,7 @@ impl Bot {
                 self.send(conn, r);
             }
             Event::AdjournRequest(n) if self.is_opponent(&n) => {
+                self.expect_end(self.cfg.accept_adjourn);
                 let r = if self.cfg.accept_adjourn {
                     "accept adjourn"
                 } else {
@@ -402,12 +428,22 @@ impl Bot {
             {
                 self.owner_command(conn, &text);
             }
-            Event::OpponentGone => self.log.log("--", "opponent lost contact"),
+            Event::OpponentGone => self.log.state("opponent lost contact"),
+            Event::AdjournedOnline => self.adjourned_names_next = true,
             Event::AdjournedWith(n) if self.game.is_none() => {
                 // `match` with the opponent of a stored game offers to resume it.
                 self.send(conn, &format!("match {n}"));
             }
             _ => {}
+        }
+    }
+
+    /// We agreed to end the game (draw, abort, adjourn): a move still in flight goes out in
+    /// case the offer was withdrawn, but no whisper, which the server refuses once the game
+    /// is over.
+    fn expect_end(&mut self, agreed: bool) {
+        if let Some(g) = &mut self.game {
+            g.ending |= agreed;
         }
     }
 
@@ -464,10 +500,13 @@ impl Bot {
             if self.expected_game != Some(b.game) {
                 return;
             }
-            let same_players = self
-                .adjourned
-                .as_ref()
-                .is_some_and(|g| g.white == b.white && g.black == b.black);
+            // Only a game the server continues resumes the parked record; a new game against
+            // the same opponent is a new record, and the parked one is saved on its own.
+            let same_players = self.resuming
+                && self
+                    .adjourned
+                    .as_ref()
+                    .is_some_and(|g| g.white == b.white && g.black == b.black);
             let g = match self.adjourned.take() {
                 Some(mut g) if same_players => {
                     g.number = b.game;
@@ -496,11 +535,14 @@ impl Bot {
             self.info = SearchInfo::default();
             self.engine_illegal = 0;
             self.game = Some(g);
-            self.log.log("--", &format!("playing game {}", b.game));
+            if let Some(g) = &self.game {
+                let opp = g.opponent().to_string();
+                self.log.state(&format!("in game {} against {opp}", b.game));
+            }
         }
-        let ms = self.ms_clocks;
         let Some(g) = &mut self.game else { return };
-        let up = g.update(b, ms);
+        // The clocks' unit comes from the board itself, never from `ms set`.
+        let up = g.update(b);
         if matches!(up, Update::TakenBack | Update::Resynced) {
             if let Some(e) = &mut self.engine {
                 e.stop();
@@ -523,7 +565,7 @@ impl Bot {
         if tries >= 3 {
             // The server and we disagree for good: stop rather than loop.
             self.log
-                .log("--", "three illegal moves at one position; resigning");
+                .state("resigning: three illegal moves at one position");
             self.send(conn, "resign");
             return;
         }
@@ -557,8 +599,9 @@ impl Bot {
                 }
                 "quitting after this game".to_string()
             }
+            // No `;` in a reply: the server splits commands at it.
             "status" => format!(
-                "{} games played; {}; {}",
+                "{} games played, {}, {}",
                 self.games_played,
                 if self.paused {
                     "paused"
@@ -575,8 +618,23 @@ impl Bot {
         self.send(conn, &format!("tell {owner} {reply}"));
     }
 
-    fn on_game_end(&mut self, conn: &mut Connection, number: u32, why: &str, result: &str) {
+    fn on_game_end(
+        &mut self,
+        conn: &mut Connection,
+        (number, white, black): (u32, &str, &str),
+        why: &str,
+        result: &str,
+    ) {
         if self.game.as_ref().is_none_or(|g| g.number != number) {
+            // The parked game ended while stored (an opponent's `resign NAME`, say).
+            let parked = self.adjourned.as_ref().is_some_and(|g| {
+                g.white.eq_ignore_ascii_case(white) && g.black.eq_ignore_ascii_case(black)
+            });
+            if parked && result != "*" {
+                if let Some(g) = self.adjourned.take() {
+                    self.save_pgn(&g, why, result);
+                }
+            }
             return;
         }
         if let Some(e) = &mut self.engine {
@@ -584,9 +642,11 @@ impl Bot {
         }
         let Some(g) = self.game.take() else { return };
         if result == "*" && why.contains("adjourned") {
-            self.log.log("--", &format!("game {number} adjourned"));
+            self.log.state(&format!("game {number} adjourned"));
             self.adjourned = Some(g);
         } else {
+            self.log
+                .state(&format!("game {number} ended: {result} ({why})"));
             self.save_pgn(&g, why, result);
             self.games_played += 1;
             let opp = g.opponent().to_string();
@@ -603,7 +663,6 @@ impl Bot {
             self.quit_now = true;
             return;
         }
-        self.send(conn, "resume");
         self.post_seeks(conn);
     }
 
@@ -618,8 +677,8 @@ impl Bot {
             &g.moves,
             result,
         ) {
-            Ok(p) => self.log.log("--", &format!("saved {}", p.display())),
-            Err(e) => self.log.log("--", &format!("cannot save the game: {e}")),
+            Ok(p) => self.log.state(&format!("saved {}", p.display())),
+            Err(e) => self.log.state(&format!("cannot save the game: {e}")),
         }
     }
 
@@ -635,7 +694,10 @@ impl Bot {
         }
         let Some(g) = &mut self.game else { return };
         let ply = g.ply();
-        if !self.cfg.flag || g.relation != Relation::TheirMove || g.flagged_at_ply == Some(ply) {
+        let recently = g
+            .flagged_at_ply
+            .is_some_and(|(p, at)| p == ply && at.elapsed() < FLAG_AGAIN);
+        if !self.cfg.flag || g.relation != Relation::TheirMove || recently {
             return;
         }
         if g.pos.side_to_move() == g.our_colour() || g.base_min == 0 && g.inc_s == 0 {
@@ -644,7 +706,7 @@ impl Bot {
         let (w, b) = g.clocks_now();
         let theirs = if g.we_are_white { b } else { w };
         if theirs < -FLAG_GRACE_MS {
-            g.flagged_at_ply = Some(ply);
+            g.flagged_at_ply = Some((ply, std::time::Instant::now()));
             self.send(conn, "flag");
         }
     }

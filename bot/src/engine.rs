@@ -84,19 +84,21 @@ pub struct Engine {
     ping: u32,
     pub searching: bool,
     usermove: bool,
+    /// The xboard engine announced `setboard=1` (CECP's default is 0: no `setboard`).
+    setboard: bool,
     pub name: String,
 }
 
 const HANDSHAKE: Duration = Duration::from_secs(10);
 
-/// The engine command line: the configured one, or Squall with `--uci` — the `squall` binary
-/// beside this one (both are built into the same folder), else `squall` from the PATH.
+/// The engine command line: the configured one, or Squall over UCI: the `squall` executable
+/// beside this one (the workspace builds both into one folder), else `squall` on the PATH.
 pub fn command_line(cfg: &Config) -> Result<Vec<String>, String> {
     if cfg.engine_command.trim().is_empty() {
         let name = format!("squall{}", std::env::consts::EXE_SUFFIX);
         let beside = std::env::current_exe()
             .ok()
-            .map(|exe| exe.with_file_name(&name))
+            .map(|e| e.with_file_name(&name))
             .filter(|p| p.is_file());
         let exe = beside.map_or(name, |p| p.to_string_lossy().into_owned());
         return Ok(vec![exe, "--uci".into()]);
@@ -174,6 +176,7 @@ impl Engine {
             ping: 0,
             searching: false,
             usermove: false,
+            setboard: false,
             name: argv[0].clone(),
         };
         e.handshake(cfg)?;
@@ -231,10 +234,16 @@ impl Engine {
                 self.send("protover 2");
                 let mut name = None;
                 let mut usermove = false;
+                let mut setboard = false;
                 self.wait_for(|l| {
                     if l.starts_with("feature ") {
-                        if l.contains("usermove=1") {
-                            usermove = true;
+                        for word in l.split_whitespace() {
+                            match word {
+                                "usermove=1" => usermove = true,
+                                "setboard=1" => setboard = true,
+                                "setboard=0" => setboard = false,
+                                _ => {}
+                            }
                         }
                         if let Some(i) = l.find("myname=\"") {
                             let rest = &l[i + 8..];
@@ -244,6 +253,7 @@ impl Engine {
                     l.contains("done=1")
                 })?;
                 self.usermove = usermove;
+                self.setboard = setboard;
                 if let Some(n) = name {
                     self.name = n;
                 }
@@ -322,14 +332,27 @@ impl Engine {
                 self.send(&pos) && self.send(&go)
             }
             EngineProtocol::Xboard => {
-                let mut ok = self.send("force") && self.send(&format!("setboard {}", g.start_fen));
+                let mut ok = self.send("force");
+                let mut lines = Vec::new();
+                if self.setboard {
+                    lines.push(format!("setboard {}", g.start_fen));
+                } else {
+                    // No `setboard`: CECP's way is `new`, then `edit` for a set position,
+                    // then the moves (Fairy-Max 5.0b announces setboard=0).
+                    lines.push("new".into());
+                    lines.push("force".into());
+                    lines.push(format!("level 0 {} {}", g.base_min, g.inc_ms / 1000));
+                    lines.extend(edit_commands(g.start_fen, self.usermove));
+                }
                 for m in g.moves {
-                    let line = if self.usermove {
+                    lines.push(if self.usermove {
                         format!("usermove {m}")
                     } else {
                         m.clone()
-                    };
-                    ok &= self.send(&line);
+                    });
+                }
+                for l in &lines {
+                    ok &= self.send(l);
                 }
                 let (mine, theirs) = if g.white_to_move {
                     (g.wtime_ms, g.btime_ms)
@@ -477,6 +500,48 @@ impl Drop for Engine {
     }
 }
 
+/// The standard start position, which needs no `edit`.
+const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// CECP's `edit` commands that set up `fen` after `new` (none for the start position); for
+/// Black to move a dummy `a2a3` goes first, as xboard does.
+pub fn edit_commands(fen: &str, usermove: bool) -> Vec<String> {
+    let mut f = fen.split_whitespace();
+    let (placement, side) = (f.next().unwrap_or(""), f.next().unwrap_or("w"));
+    let start: Vec<&str> = START_FEN.split(' ').take(2).collect();
+    if placement == start[0] && side == start[1] {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if side == "b" {
+        out.push(if usermove { "usermove a2a3" } else { "a2a3" }.to_string());
+    }
+    out.push("edit".into());
+    out.push("#".into());
+    let mut black = Vec::new();
+    for (r, rank) in placement.split('/').enumerate() {
+        let mut file = 0u8;
+        for c in rank.chars() {
+            if let Some(n) = c.to_digit(10) {
+                file += n as u8;
+                continue;
+            }
+            let sq = format!("{}{}", (b'a' + file) as char, 8 - r);
+            let piece = c.to_ascii_uppercase();
+            if c.is_ascii_uppercase() {
+                out.push(format!("{piece}{sq}"));
+            } else {
+                black.push(format!("{piece}{sq}"));
+            }
+            file += 1;
+        }
+    }
+    out.push("c".into());
+    out.extend(black);
+    out.push(".".into());
+    out
+}
+
 /// An xboard engine's message for the chess server, as the server command it becomes.
 fn server_command(t: &str) -> Option<String> {
     let (verb, rest) = t.split_once(' ')?;
@@ -566,6 +631,9 @@ mod tests {
         );
         assert_eq!(i.pv, "e2e4 e7e5");
         assert!(parse_uci_info("currmove e2e4 currmovenumber 1").is_none());
+        assert!(edit_commands(START_FEN, false).is_empty());
+        let e = edit_commands("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", false);
+        assert_eq!(e, ["a2a3", "edit", "#", "Pe2", "Ke1", "c", "Ke8", "."]);
         let x = parse_xboard_thinking("9 25 130 40000 e4 e5 Nf3").unwrap();
         assert_eq!((x.depth, x.cp, x.time_ms), (9, Some(25), 1300));
         assert!(parse_xboard_thinking("move e2e4").is_none());

@@ -52,6 +52,9 @@ pub enum Event {
     OpponentGone,
     /// We hold an adjourned game: `Your opponent, NAME, has arrived.` or notify on login.
     AdjournedWith(String),
+    /// `1 player, who has an adjourned game with you, is online:` (lasker, at login): the
+    /// names follow on the next line.
+    AdjournedOnline,
     Other,
 }
 
@@ -253,6 +256,12 @@ pub fn classify(line: &str) -> Event {
         if let Some(n) = first_word_before(t, " would like to take back ") {
             return Event::TakebackRequest(n);
         }
+    }
+    if t.contains(" adjourned game with you, is online:")
+        || t.contains(" adjourned game with you, are online:")
+        || t.contains(" adjourned games with you, are online:")
+    {
+        return Event::AdjournedOnline;
     }
     if t.starts_with("Your opponent has lost contact or quit") {
         return Event::OpponentGone;

@@ -49,8 +49,11 @@ pub struct Game {
     pub sent_for_ply: Option<usize>,
     /// A search was started for this ply.
     pub searched_for_ply: Option<usize>,
+    /// When that search started, and our clock (ms) then.
+    pub searched_at: (Instant, i64),
     /// `flag` was sent while the opponent was to move at this ply.
-    pub flagged_at_ply: Option<usize>,
+    /// and when (a clock in whole seconds may show zero early: we call again after a while).
+    pub flagged_at_ply: Option<(usize, Instant)>,
     /// `Illegal move` answers at the current ply (to stop a resync loop).
     pub illegal_at_ply: (usize, u32),
     /// Our engine's scores from our side, newest last.
@@ -60,6 +63,8 @@ pub struct Game {
     pub start_ply: usize,
     /// Times the engine had not moved when our clock ran low, this game.
     pub stalls: u32,
+    /// We agreed to end the game (draw, abort, adjourn): no more reports.
+    pub ending: bool,
 }
 
 impl Game {
@@ -88,12 +93,14 @@ impl Game {
             relation: b.relation,
             sent_for_ply: None,
             searched_for_ply: None,
+            searched_at: (Instant::now(), 0),
             flagged_at_ply: None,
             illegal_at_ply: (0, 0),
             scores: Vec::new(),
             started: Instant::now(),
-            start_ply: b.ply() as usize,
+            start_ply: b.ply().unwrap_or(0) as usize,
             stalls: 0,
+            ending: false,
         };
         g.moves.clear();
         Some(g)
@@ -134,47 +141,73 @@ impl Game {
         }
     }
 
-    fn set_clocks(&mut self, b: &Board12, ms_clocks: bool) {
-        let scale = if ms_clocks { 1 } else { 1000 };
-        self.wtime_ms = b.white_time.saturating_mul(scale);
-        self.btime_ms = b.black_time.saturating_mul(scale);
+    fn set_clocks(&mut self, b: &Board12) {
+        (self.wtime_ms, self.btime_ms) = b.clocks_ms();
         self.clock_at = Instant::now();
     }
 
+    /// The position after the record's first `keep` moves.
+    fn position_after(&self, keep: usize) -> Position {
+        let mut p = self.start.clone();
+        for &m in &self.moves[..keep] {
+            p.make(m);
+        }
+        p
+    }
+
+    /// The board's move one ply on from the record's position, if it leads to `new_pos`.
+    fn next_move(&self, b: &Board12, new_pos: &Position) -> Option<Move> {
+        let mut p = self.pos.clone();
+        let m = p
+            .parse_move(&b.san_move)
+            .or_else(|_| p.parse_move(&verbose_to_uci(&b.verbose_move)))
+            .ok()?;
+        p.make(m);
+        same_position(&p, new_pos).then_some(m)
+    }
+
+    /// Where a board without a move number stands in the record: the same position, one
+    /// move on, or an earlier position (a takeback); else the next ply (a resync).
+    fn ply_of(&self, b: &Board12, new_pos: &Position) -> usize {
+        if same_position(new_pos, &self.pos) {
+            return self.ply();
+        }
+        if self.next_move(b, new_pos).is_some() {
+            return self.ply() + 1;
+        }
+        (0..self.moves.len())
+            .rev()
+            .find(|&k| same_position(&self.position_after(k), new_pos))
+            .map_or(self.ply() + 1, |k| self.start_ply + k)
+    }
+
     /// Applies a board of this game.
-    pub fn update(&mut self, b: &Board12, ms_clocks: bool) -> Update {
+    pub fn update(&mut self, b: &Board12) -> Update {
         if b.game != self.number {
             return Update::Ignored;
         }
         let Some(new_pos) = b.position() else {
             return Update::Ignored;
         };
-        let ply = b.ply() as usize;
+        let ply = match b.ply() {
+            Some(p) => p as usize,
+            None => self.ply_of(b, &new_pos),
+        };
         self.relation = b.relation;
-        self.set_clocks(b, ms_clocks);
+        self.set_clocks(b);
         if ply == self.ply() && same_position(&new_pos, &self.pos) {
             return Update::Repeated;
         }
         if ply == self.ply() + 1 {
-            let mut p = self.pos.clone();
-            let m = p
-                .parse_move(&b.san_move)
-                .or_else(|_| p.parse_move(&verbose_to_uci(&b.verbose_move)));
-            if let Ok(m) = m {
-                p.make(m);
-                if same_position(&p, &new_pos) {
-                    self.pos = p;
-                    self.moves.push(m);
-                    return Update::Advanced;
-                }
+            if let Some(m) = self.next_move(b, &new_pos) {
+                self.pos.make(m);
+                self.moves.push(m);
+                return Update::Advanced;
             }
         }
         if ply < self.ply() && ply >= self.start_ply {
             let keep = ply - self.start_ply;
-            let mut p = self.start.clone();
-            for &m in &self.moves[..keep] {
-                p.make(m);
-            }
+            let p = self.position_after(keep);
             if same_position(&p, &new_pos) {
                 self.moves.truncate(keep);
                 self.pos = p;
@@ -258,15 +291,41 @@ mod tests {
         let mut g = Game::from_board(&b0, "squall").unwrap();
         assert!(g.we_are_white);
         let b1 = board(E4, false, 1, "e4", "P/e2-e4");
-        assert_eq!(g.update(&b1, false), Update::Advanced);
-        assert_eq!(g.update(&b1, false), Update::Repeated);
-        assert_eq!(g.update(&b0, false), Update::TakenBack);
+        assert_eq!(g.update(&b1), Update::Advanced);
+        assert_eq!(g.update(&b1), Update::Repeated);
+        assert_eq!(g.update(&b0), Update::TakenBack);
         assert_eq!(g.moves.len(), 0);
         let mut other = b1.clone();
         other.game = 6;
-        assert_eq!(g.update(&other, false), Update::Ignored);
+        assert_eq!(g.update(&other), Update::Ignored);
         let far = board(E4, true, 9, "Nf3", "N/g1-f3");
-        assert_eq!(g.update(&far, false), Update::Resynced);
+        assert_eq!(g.update(&far), Update::Resynced);
         assert_eq!(g.ply(), 16);
+    }
+
+    #[test]
+    fn boards_without_a_move_number_after_a_takeback() {
+        // lasker sends -1 for the move number after a takeback, and on after it.
+        let b0 = board(START, true, 1, "none", "none");
+        let mut g = Game::from_board(&b0, "squall").unwrap();
+        assert_eq!(
+            g.update(&board(E4, false, 1, "e4", "P/e2-e4")),
+            Update::Advanced
+        );
+        let mut back = board(START, true, 1, "none", "none");
+        back.move_no = None;
+        assert_eq!(g.update(&back), Update::TakenBack);
+        assert_eq!(g.ply(), 0);
+        assert_eq!(g.update(&back), Update::Repeated);
+        let mut d4 = board(
+            "rnbqkbnr pppppppp -------- -------- ---P---- -------- PPP-PPPP RNBQKBNR",
+            false,
+            1,
+            "d4",
+            "P/d2-d4",
+        );
+        d4.move_no = None;
+        assert_eq!(g.update(&d4), Update::Advanced);
+        assert_eq!(g.uci_moves(), vec!["d2d4"]);
     }
 }

@@ -1,7 +1,7 @@
 //! `squall-ics`: a headless bot that plays on FICS/ICC-style (lasker-family) chess servers,
 //! driving Squall or any UCI/xboard engine as a child process.
 //!
-//! - `config`: the TOML-subset configuration; `keys`: the key table (which `--help` prints);
+//! - `config`: the TOML configuration (serde + toml); `keys`: the key table (which `--help` prints);
 //! - `lines`: bytes into lines (telnet, prompts, wrapped lines, Timeseal pings);
 //! - `style12`: the style-12 board parser; `events`: server lines into events;
 //! - `session`: the TCP connection and the wire log; `timeseal`: Timeseal v1;

@@ -27,7 +27,7 @@ pub struct LineSplitter {
     partial: Vec<u8>,
     /// The last complete line, held back until we know the next is not its continuation.
     held: Option<String>,
-    /// Timeseal's `[G]\0` pings seen since the last call to `take_pings`.
+    /// Timeseal's pings (`[G]\0`, or a `[G]` line) seen since the last call to `take_pings`.
     pings: usize,
 }
 
@@ -114,6 +114,11 @@ impl LineSplitter {
 
     fn complete(&mut self, raw: String, out: &mut Vec<String>) {
         let line = self.strip_prompts(&raw).trim_end().to_string();
+        if line == "[G]" {
+            // lasker's timeseal ping comes on a line of its own, without the NUL.
+            self.pings += 1;
+            return;
+        }
         if let Some(rest) = line.strip_prefix('\\') {
             // A wrapped line goes on: join it to the held one.
             match &mut self.held {
@@ -196,6 +201,10 @@ mod tests {
         let got = all(&mut s, b"ab[G]\0c\n");
         assert_eq!(got, vec!["abc"]);
         assert_eq!(s.take_pings(), 1);
+        // lasker 2.2.3: the ping on a line of its own, no NUL, perhaps after a prompt.
+        let got = all(&mut s, b"x\n\r[G]\n\rfics% [G]\n\ry\n\r");
+        assert_eq!(got, vec!["x", "y"]);
+        assert_eq!(s.take_pings(), 2);
     }
 
     #[test]

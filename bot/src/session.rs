@@ -49,6 +49,15 @@ impl WireLog {
         })
     }
 
+    /// Logs a change of the bot's state (connecting, logged in, seeking, in a game,
+    /// reconnecting, why it resigned): to the wire log, and to stderr as one line always.
+    pub fn state(&mut self, text: &str) {
+        self.log("--", text);
+        if !self.echo {
+            eprintln!("squall-ics: {text}");
+        }
+    }
+
     /// Logs one line with its direction; the password never reaches the log.
     pub fn log(&mut self, dir: &str, text: &str) {
         if self.file.is_none() && !self.echo {
@@ -77,6 +86,9 @@ pub struct Connection {
     rx: Receiver<Incoming>,
     timeseal: bool,
     epoch: Instant,
+    /// Timeseal's clock at `epoch`: a wall-clock reading, so that no stamp is ever 0 (lasker
+    /// takes a line stamped 0 for one that is not timeseal, the hello included).
+    stamp_base: u64,
     pub last_sent: Instant,
 }
 
@@ -144,6 +156,7 @@ impl Connection {
             rx,
             timeseal,
             epoch: now,
+            stamp_base: timeseal::clock_base(),
             last_sent: now,
         })
     }
@@ -152,7 +165,8 @@ impl Connection {
     pub fn send_raw(&mut self, line: &str) -> bool {
         self.last_sent = Instant::now();
         let bytes = if self.timeseal {
-            timeseal::encode(line, self.epoch.elapsed().as_millis() as u64)
+            let ms = self.stamp_base + self.epoch.elapsed().as_millis() as u64;
+            timeseal::encode(line, ms)
         } else {
             format!("{line}\n").into_bytes()
         };

@@ -1,7 +1,10 @@
 //! The lasker/FICS style-12 board line:
 //! `<12> RANK8 .. RANK1 SIDE EPFILE WK WQ BK BQ HALFMOVES GAME WHITE BLACK RELATION BASE INC
 //! WSTR BSTR WTIME BTIME MOVENO VERBOSE (TIME) SAN FLIP [TICKING LAG]` (ranks from the eighth,
-//! `-` for an empty square; times in seconds, or milliseconds after `iset ms 1`).
+//! `-` for an empty square; times in seconds, or milliseconds after `iset ms 1` on servers
+//! that honour it: lasker 2.2.3 answers `ms set` and still sends seconds, so the unit is read
+//! from each board's move-time field, `(0:00.000)` with milliseconds, `(0:00)` without, as
+//! xboard's zippy does).
 
 use squall::board::Position;
 
@@ -32,11 +35,14 @@ pub struct Board12 {
     pub relation: Relation,
     pub base_min: u32,
     pub inc_s: u32,
-    /// Remaining times as sent (seconds, or milliseconds with `iset ms 1`).
+    /// Remaining times as sent: milliseconds when `ms_clocks`, else seconds.
     pub white_time: i64,
     pub black_time: i64,
-    /// Number of the move about to be made.
-    pub move_no: u32,
+    /// The board's times are milliseconds: its move-time field has a `.`.
+    pub ms_clocks: bool,
+    /// Number of the move about to be made; `None` when the server does not know it (lasker
+    /// sends `-1` after a takeback).
+    pub move_no: Option<u32>,
     /// Previous move in the server's verbose form (`P/e2-e4`, `o-o`, `none`).
     pub verbose_move: String,
     /// Previous move in SAN (`e4`, `none`).
@@ -100,7 +106,11 @@ pub fn parse(line: &str) -> Option<Board12> {
         inc_s: f[20].parse().ok()?,
         white_time: f[23].parse().ok()?,
         black_time: f[24].parse().ok()?,
-        move_no: f[25].parse().ok()?,
+        ms_clocks: f[27].contains('.'),
+        move_no: match f[25].parse::<i64>().ok()? {
+            n @ 1..=100_000 => Some(n as u32),
+            _ => None,
+        },
         verbose_move: f[26].to_string(),
         san_move: f[28].to_string(),
     })
@@ -152,7 +162,7 @@ impl Board12 {
             "{placement} {} {castle} {ep} {} {}",
             if self.white_to_move { 'w' } else { 'b' },
             self.halfmove_clock,
-            self.move_no.max(1)
+            self.move_no.unwrap_or(1).max(1)
         )
     }
 
@@ -171,9 +181,19 @@ impl Board12 {
         }
     }
 
-    /// Plies played before this position (0 at the start).
-    pub fn ply(&self) -> u32 {
-        (self.move_no.max(1) - 1) * 2 + u32::from(!self.white_to_move)
+    /// Plies played before this position (0 at the start), when the board says.
+    pub fn ply(&self) -> Option<u32> {
+        self.move_no
+            .map(|n| (n.max(1) - 1) * 2 + u32::from(!self.white_to_move))
+    }
+
+    /// Remaining times in milliseconds, (white, black).
+    pub fn clocks_ms(&self) -> (i64, i64) {
+        let scale = if self.ms_clocks { 1 } else { 1000 };
+        (
+            self.white_time.saturating_mul(scale),
+            self.black_time.saturating_mul(scale),
+        )
     }
 }
 
@@ -195,11 +215,25 @@ mod tests {
         assert_eq!(b.relation, Relation::TheirMove);
         assert_eq!((b.white_time, b.black_time), (119, 122));
         assert_eq!(b.san_move, "e4");
-        assert_eq!(b.ply(), 1);
+        assert_eq!(b.ply(), Some(1));
+        assert!(!b.ms_clocks);
+        assert_eq!(b.clocks_ms(), (119_000, 122_000));
         assert_eq!(
             b.position().unwrap().to_fen(),
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
         );
+    }
+
+    #[test]
+    fn clock_unit_from_the_move_time_and_unknown_move_numbers() {
+        let ms = parse(&AFTER_E4.replace("(0:06)", "(0:06.130)")).unwrap();
+        assert!(ms.ms_clocks);
+        assert_eq!(ms.clocks_ms(), (119, 122));
+        // lasker after a takeback: the move counter is -1.
+        let tb = parse(&AFTER_E4.replace(" 119 122 1 P", " 119 122 -1 P")).unwrap();
+        assert_eq!(tb.move_no, None);
+        assert_eq!(tb.ply(), None);
+        assert!(tb.position().is_some());
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Timeseal v1, FICS's lag-compensation wrapper: every line we send carries our own clock
 //! reading, scrambled with a fixed key, so the server can charge us the time we really used
 //! rather than the time the line spent on the network. The server's side is plain text except
-//! for its `[G]\0` pings, which we answer with an encoded `\x02` `9` (see `LineSplitter`).
+//! for its pings, `[G]` followed by a NUL (FICS) or on a line of its own (lasker 2.2.3), which
+//! we answer with an encoded `\x02` `9` (see `LineSplitter`). lasker reads a stamp of 0 as "not
+//! timeseal", so every stamp, the first line's included, is a real clock reading above 0.
 
 const KEY: &[u8] = b"Timestamp (FICS) v1.0 - programmed by Henrik Gram.";
 
@@ -13,13 +15,25 @@ pub fn hello(handle: &str) -> String {
 /// What a ping is answered with (before encoding).
 pub const PING_REPLY: &str = "\u{2}9";
 
+/// The stamps wrap at this many milliseconds (about 2.8 hours).
+const WRAP_MS: u64 = 10_000_000;
+
+/// A connection's first stamp: the wall clock's milliseconds, in the first half of the range,
+/// so that a session runs for over an hour before its stamps wrap.
+pub fn clock_base() -> u64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    1_000 + now % (WRAP_MS / 2)
+}
+
 /// Encodes one line (without its newline) stamped with `ms`, our clock in milliseconds.
 pub fn encode(line: &str, ms: u64) -> Vec<u8> {
     let mut s: Vec<u8> = line.as_bytes().to_vec();
     s.push(0x18);
     // The server only compares stamps with each other, so a reading modulo 10^7 is enough
-    // and keeps the number short, like the original client's.
-    s.extend_from_slice((ms % 10_000_000).to_string().as_bytes());
+    // and keeps the number short, like the original client's; 0 means "no timeseal".
+    s.extend_from_slice((ms % WRAP_MS).max(1).to_string().as_bytes());
     s.push(0x19);
     while !s.len().is_multiple_of(12) {
         s.push(b'1');
@@ -81,5 +95,7 @@ mod tests {
             assert!(e[..e.len() - 2].iter().all(|&b| b != b'\n'));
             assert_eq!(decode(&e), Some((line.to_string(), 1234567)));
         }
+        assert_eq!(decode(&encode("x", 0)), Some(("x".to_string(), 1)));
+        assert!(clock_base() >= 1_000);
     }
 }

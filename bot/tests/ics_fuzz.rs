@@ -144,4 +144,37 @@ fn example_config_parses_and_shows_every_key() {
             .any(|l| l.trim_start().starts_with(&format!("{} =", k.name)));
         assert!(shown, "example lacks {}.{}", k.section, k.name);
     }
+    // The example says its values are the defaults unless a line says `# default: ...`.
+    let mut section = "";
+    for l in text.lines().map(str::trim) {
+        if let Some(name) = l.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+            section = name;
+            continue;
+        }
+        let Some((key, value)) = l.split_once(" = ") else {
+            continue;
+        };
+        if l.starts_with('#') {
+            continue;
+        }
+        let (value, claim) = match value.split_once("  # default: ") {
+            Some((v, d)) => (v.trim(), d.trim()),
+            None => (value.trim(), value.trim()),
+        };
+        let k = config::KEYS
+            .iter()
+            .find(|k| k.section == section && k.name == key)
+            .unwrap_or_else(|| panic!("{section}.{key} is no key"));
+        assert_eq!(
+            claim, k.default,
+            "{section}.{key}: the example's claimed default"
+        );
+        if claim == value {
+            continue;
+        }
+        assert_ne!(
+            value, k.default,
+            "{section}.{key} is marked but is the default"
+        );
+    }
 }

@@ -38,6 +38,14 @@ fn one_game(name: &str, sc: Scenario, extra: &str) -> (ics_fake::Finished, Run) 
         run.wire
     );
     assert_eq!(run.pgns.len(), 1, "{name}: PGN files");
+    // Nothing lasker lacks (`resume`, `iset defprompt`, `set autoflag`, ...), and no
+    // whisper once the game is over.
+    assert!(
+        rep.unknown.is_empty(),
+        "{name}: unknown commands {:?}",
+        rep.unknown
+    );
+    assert_eq!(rep.whisper_without_game, 0, "{name}: whisper after the end");
     let f = rep.finished[0].clone();
     if let Err(e) = check_pgn(&run.pgns[0], &f) {
         panic!("{name}: PGN: {e}\n{}", run.pgns[0]);
@@ -59,6 +67,15 @@ fn complete_game_as_white() {
     };
     let (f, run) = one_game("white", sc, SEEK);
     assert_eq!(f.white, "GuestQXYZ");
+    // The state goes to stderr, one line per event.
+    for what in [
+        "connecting to",
+        "logged in as GuestQXYZ",
+        "seeking 1 0 u",
+        "in game 10",
+    ] {
+        assert!(run.stderr.contains(what), "no '{what}' in\n{}", run.stderr);
+    }
     assert!(f.result == "1-0" || f.result == "1/2-1/2", "{f:?}");
     assert!(sent(&run, "set style 12") && sent(&run, "iset ms 1") && sent(&run, "seek 1 0 u"));
     assert!(run.wire.contains("> whisper depth "), "no search report");
@@ -216,6 +233,9 @@ fn dropped_connection_resumes_and_finishes() {
     assert_eq!(rep.out_of_turn, 0);
     assert_eq!(run.pgns.len(), 1);
     check_pgn(&run.pgns[0], &rep.finished[0]).expect("PGN of the resumed game");
+    // lasker's login notice of the adjourned opponent online: the bot asks to resume.
+    assert!(sent(&run, &format!("match {OPP}")), "{}", run.wire);
+    assert!(run.stderr.contains("reconnecting in"), "{}", run.stderr);
     let _ = std::fs::remove_dir_all(&run.dir);
 }
 
@@ -246,7 +266,20 @@ fn timeseal_and_registered_login() {
     let rep = server.report();
     assert_eq!(run.code, Some(0), "{}\n{}", run.stderr, run.wire);
     assert!(rep.timeseal_lines > 5);
-    assert_eq!(rep.ping_replies, 1);
+    // The hello is stamped with a real clock (lasker takes 0 for "no timeseal"), and every
+    // `[G]` ping, on a line of its own, is answered (the last may cross the logout).
+    assert!(
+        rep.stamps.first().is_some_and(|&s| s > 0),
+        "{:?}",
+        rep.stamps
+    );
+    assert!(rep.pings >= 1, "no pings sent");
+    assert!(
+        rep.ping_replies + 1 >= rep.pings,
+        "{} pings, {} replies",
+        rep.pings,
+        rep.ping_replies
+    );
     assert_eq!(rep.finished.len(), 1);
     assert_eq!(rep.finished[0].white, "Squall");
     assert!(!run.wire.contains("s3cret"), "password in the wire log");
@@ -378,7 +411,7 @@ fn hung_engine_is_restarted_then_the_game_resigned() {
         ..Scenario::default()
     };
     let extra = format!(
-        "{SEEK}#engine\ncommand = \"sh {}\"\n#movetime\n0\n",
+        "{SEEK}#engine\ncommand = \"sh {}\"\nlag_margin_ms = 1000\n#movetime\n0\n",
         stub.display()
     );
     let (f, run) = one_game("hung", sc, &extra);
@@ -390,4 +423,171 @@ fn hung_engine_is_restarted_then_the_game_resigned() {
     );
     assert!(run.wire.contains("restarting it"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// #51 (1): lasker answers `iset ms 1` with `ms set` and still sends whole seconds with a
+/// move time `(0:00)`; FICS sends ms with `(0:00.000)`. Either way the bot reads the unit
+/// from the board, plays on the clocks and never takes itself for stalled.
+#[test]
+fn clocks_in_seconds_despite_ms_set_and_in_ms_when_honoured() {
+    for (name, ms_clocks) in [("secs", false), ("msecs", true)] {
+        let sc = Scenario {
+            ms_clocks,
+            resign_at: Some(12),
+            seed: 11,
+            ..Scenario::default()
+        };
+        let (f, run) = one_game(name, sc, &format!("{SEEK}#movetime\n0\n"));
+        assert!(sent(&run, "iset ms 1"));
+        assert!(
+            !run.wire.contains("restarting it"),
+            "{name}: false stall\n{}",
+            run.wire
+        );
+        assert_eq!(
+            (f.result.as_str(), f.why.as_str()),
+            ("1-0", "Opp resigns"),
+            "{name}"
+        );
+    }
+}
+
+/// #51 (3): after an accepted takeback lasker's boards carry move number -1; the bot takes
+/// its move back, moves again, and its PGN is the server's record.
+#[test]
+fn takeback_accepted_with_minus_one_move_numbers() {
+    let sc = Scenario {
+        takeback_at: Some(5),
+        resign_at: Some(12),
+        seed: 12,
+        ..Scenario::default()
+    };
+    let (f, run) = one_game(
+        "takeback-yes",
+        sc,
+        &format!("{SEEK}#play\naccept_takeback = true\n"),
+    );
+    assert!(sent(&run, "accept takeback"));
+    assert_eq!((f.result.as_str(), f.why.as_str()), ("1-0", "Opp resigns"));
+    assert_eq!(f.sans.len(), 13, "{f:?}");
+}
+
+/// #51 (4): an xboard engine that announces `setboard=0` (Fairy-Max) and ignores
+/// `setboard`: the bot sets the game up with `new` and the moves.
+#[test]
+fn xboard_engine_without_setboard() {
+    let dir = temp_dir("nosetboard-stub");
+    let stub = dir.join("nosetboard.sh");
+    std::fs::write(
+        &stub,
+        "exe=\"$1\"\nwhile IFS= read -r l; do case \"$l\" in setboard*) ;; \
+         *) printf '%s\\n' \"$l\";; esac; done | \"$exe\" --xboard | \
+         sed -u 's/setboard=1/setboard=0/'\n",
+    )
+    .expect("stub");
+    let sc = Scenario {
+        resign_at: Some(16),
+        seed: 13,
+        ..Scenario::default()
+    };
+    let extra = format!(
+        "{SEEK}#engine\ncommand = \"sh {} \\\"EXE\\\"\"\nprotocol = \"xboard\"\n",
+        stub.display()
+    );
+    let (f, run) = one_game("nosetboard", sc, &extra);
+    assert!(!run.wire.contains("is not legal here"), "{}", run.wire);
+    assert_eq!(
+        (f.result.as_str(), f.why.as_str()),
+        ("1-0", "Opp resigns"),
+        "{f:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// #51 (5): a clock near zero when the search starts is no stall (the increment keeps the
+/// game going): no restart, no resignation.
+#[test]
+fn clock_near_zero_is_no_stall() {
+    let sc = Scenario {
+        bot_time_ms: Some(1_000),
+        inc_ms: 2_000,
+        resign_at: Some(10),
+        seed: 14,
+        ..Scenario::default()
+    };
+    let extra = format!(
+        "{SEEK}#movetime\n0\n#engine\ncommand = \"\\\"EXE\\\" --uci\"\nlag_margin_ms = 3000\n"
+    );
+    let (f, run) = one_game("nearzero", sc, &extra);
+    assert!(
+        !run.wire.contains("restarting it"),
+        "false stall\n{}",
+        run.wire
+    );
+    assert_eq!(
+        (f.result.as_str(), f.why.as_str()),
+        ("1-0", "Opp resigns"),
+        "{f:?}"
+    );
+}
+
+/// #51 (7): the opponent resigned the stored game while the bot was away and the next game
+/// against them is new: two records, the parked one saved on its own.
+#[test]
+fn stored_game_resigned_by_the_opponent_keeps_its_own_record() {
+    let sc = Scenario {
+        drop_at: Some(6),
+        stored_game_resigned: true,
+        // The same players in the same colours: the old bot merged the two records.
+        keep_colours: true,
+        games: 2,
+        resign_at: Some(8),
+        seed: 15,
+        ..Scenario::default()
+    };
+    let server = FakeServer::start(sc);
+    let run = run_bot(
+        "stored",
+        &server,
+        &format!("{SEEK}#games_n\n1\n"),
+        Duration::from_secs(40),
+    );
+    let rep = server.report();
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stderr, run.wire);
+    assert_eq!(rep.finished.len(), 2, "{}", run.wire);
+    assert_eq!(run.pgns.len(), 2, "{}", run.wire);
+    let parked = run
+        .pgns
+        .iter()
+        .find(|p| p.contains("[Result \"*\"]"))
+        .expect("parked PGN");
+    let stored = &rep.finished[0];
+    assert_eq!(stored.sans.len(), 6, "{stored:?}");
+    for san in &stored.sans {
+        assert!(parked.contains(san.as_str()), "{san} missing in\n{parked}");
+    }
+    let new = run
+        .pgns
+        .iter()
+        .find(|p| !p.contains("[Result \"*\"]"))
+        .expect("new PGN");
+    check_pgn(new, &rep.finished[1]).expect("PGN of the new game");
+    let _ = std::fs::remove_dir_all(&run.dir);
+}
+
+/// #51 (8): the owner's `status` reply holds no `;` (a command separator on lasker).
+#[test]
+fn owner_status_reply_is_one_command() {
+    let sc = Scenario {
+        resign_at: Some(8),
+        owner_tell: Some((2, "status".into())),
+        ..Scenario::default()
+    };
+    let (_, run) = one_game("status", sc, SEEK);
+    assert!(
+        run.wire
+            .contains("> tell Boss 0 games played, taking games, playing Opp"),
+        "{}",
+        run.wire
+    );
 }

@@ -1,7 +1,9 @@
-//! Soak: `squall ics` plays many consecutive games (100 by default; `SQUALL_SOAK_GAMES`)
-//! against the fake server's scripted opponent, colours alternating, at 15 ms per move.
+//! Soak: `squall-ics` plays many consecutive games (100 by default; `SQUALL_SOAK_GAMES`)
+//! against the fake server's scripted opponent, colours alternating, at 15 ms per move, with
+//! the fake's lasker behaviour: clocks in seconds despite `ms set`, a takeback asked (and
+//! accepted) every game, boards numbered -1 after it, Timeseal on with `[G]` pings.
 //! Checks: every game finished and saved as a PGN that replays to the server's record, no
-//! move out of turn, never more than one engine process. Ignored by default (a few
+//! move out of turn, no false stall, every ping answered, never more than one engine process. Ignored by default (a few
 //! minutes): `cargo test --release --test ics_soak -- --ignored --nocapture`.
 
 mod ics_fake;
@@ -46,6 +48,7 @@ fn soak_consecutive_games() {
     let sc = Scenario {
         games,
         resign_at: Some(80),
+        takeback_at: Some(9),
         seed: 2026,
         ..Scenario::default()
     };
@@ -53,7 +56,10 @@ fn soak_consecutive_games() {
     let mut max_children = 0;
     let mut engine_pids = HashSet::new();
     let started = Instant::now();
-    let extra = format!("#games\nseeks = [\"1 0 u\"]\n#games_n\n{games}\n");
+    let extra = format!(
+        "#games\nseeks = [\"1 0 u\"]\n#games_n\n{games}\n#play\naccept_takeback = true\n\
+         #server\ntimeseal = true\n"
+    );
     let run = run_bot_watched(
         "soak",
         &server,
@@ -102,6 +108,18 @@ fn soak_consecutive_games() {
     assert_eq!(bad_pgn, 0);
     assert_eq!(rep.out_of_turn, 0);
     assert_eq!(rep.illegal, 0);
+    assert!(
+        !run.stderr.contains("restarting it"),
+        "false stall:\n{}",
+        run.stderr
+    );
+    assert!(rep.unknown.is_empty(), "unknown commands {:?}", rep.unknown);
+    assert!(
+        rep.pings > 0 && rep.ping_replies + 1 >= rep.pings,
+        "{} pings, {} replies",
+        rep.pings,
+        rep.ping_replies
+    );
     assert!(max_children <= 1, "more than one engine at once");
     let _ = std::fs::remove_dir_all(&run.dir);
 }

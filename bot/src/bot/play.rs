@@ -2,6 +2,10 @@
 //! offers and tells, restarting a dead or stalled engine, and the per-move report.
 
 use super::{Bot, Connection, EngineEvent, Go, Report, MAX_RESTARTS, RESIGN_SCORES};
+
+/// How long past its least think time and increment a search may run before the engine counts
+/// as hung (once our clock is nearly out).
+const STALL_GRACE_MS: i64 = 250;
 use crate::engine::Engine;
 use crate::game::server_move;
 
@@ -39,6 +43,10 @@ impl Bot {
             white_to_move: g.we_are_white,
         });
         g.searched_for_ply = Some(ply);
+        g.searched_at = (
+            std::time::Instant::now(),
+            if g.we_are_white { w } else { bl },
+        );
     }
 
     pub(super) fn poll_engine(&mut self, conn: &mut Connection) {
@@ -57,6 +65,7 @@ impl Bot {
                 }
                 EngineEvent::Resign => {
                     if self.game.is_some() {
+                        self.log.state("resigning: the engine resigned");
                         self.send(conn, "resign");
                     }
                 }
@@ -67,6 +76,8 @@ impl Bot {
                     if c.starts_with("1/2-1/2") {
                         self.send(conn, "draw");
                     } else if we_lose {
+                        self.log
+                            .state(&format!("resigning: the engine claimed {c}"));
                         self.send(conn, "resign");
                     }
                 }
@@ -89,7 +100,7 @@ impl Bot {
             drop(old);
         }
         for attempt in 1..=MAX_RESTARTS {
-            self.log.log("--", &format!("engine (re)start {attempt}"));
+            self.log.state(&format!("engine (re)start {attempt}"));
             if let Ok(mut e) = Engine::start(&self.cfg) {
                 let opp = self.game.as_ref().map(|g| g.opponent().to_string());
                 let host = self.cfg.host.clone();
@@ -105,7 +116,7 @@ impl Bot {
         }
         // No engine: give the game up openly rather than lose it on time, and take no more.
         self.log
-            .log("--", "engine cannot be restarted; resigning and pausing");
+            .state("engine cannot be restarted; resigning and pausing");
         if self.game.is_some() {
             self.send(conn, "resign");
         }
@@ -116,8 +127,10 @@ impl Bot {
         }
     }
 
-    /// Our clock is nearly out and the engine still has not moved (playing on the clocks;
-    /// a fixed `movetime_ms` is the operator's choice and is left alone).
+    /// Our clock is nearly out and the engine still has not moved, although the search has
+    /// had the least think time, the increment and a grace (playing on the clocks; a fixed
+    /// `movetime_ms` is the operator's choice and is left alone). A clock at or near zero when
+    /// the search starts is no stall by itself: the engine needs a moment to answer.
     pub(super) fn engine_stalled(&self) -> bool {
         let Some(g) = &self.game else { return false };
         let ply = g.ply();
@@ -130,7 +143,9 @@ impl Bot {
         }
         let (w, b) = g.clocks_now();
         let ours = if g.we_are_white { w } else { b };
-        ours < self.cfg.lag_margin_ms as i64 / 2
+        let ran = g.searched_at.0.elapsed().as_millis() as i64;
+        let least = self.cfg.min_think_ms as i64 + i64::from(g.inc_s) * 1000 + STALL_GRACE_MS;
+        ours < self.cfg.lag_margin_ms as i64 / 2 && ran > least
     }
 
     /// A hung engine is restarted once; if it stalls again the game is resigned openly
@@ -140,17 +155,13 @@ impl Bot {
         g.stalls += 1;
         if g.stalls >= 2 {
             g.sent_for_ply = Some(g.ply());
-            self.log.log(
-                "--",
-                "the engine stalled twice with our clock nearly out; resigning",
-            );
+            self.log
+                .state("the engine stalled twice with our clock nearly out; resigning");
             self.send(conn, "resign");
             return;
         }
-        self.log.log(
-            "--",
-            "the engine has not moved and our clock is nearly out; restarting it",
-        );
+        self.log
+            .state("the engine has not moved and our clock is nearly out; restarting it");
         self.restart_engine(conn);
     }
 
@@ -165,9 +176,11 @@ impl Bot {
             Err(_) => {
                 self.engine_illegal += 1;
                 self.log
-                    .log("--", &format!("engine move '{text}' is not legal here"));
+                    .state(&format!("engine move '{text}' is not legal here"));
                 g.searched_for_ply = None;
                 if self.engine_illegal >= 3 {
+                    self.log
+                        .state("resigning: the engine gave three illegal moves");
                     self.send(conn, "resign");
                 } else {
                     self.maybe_search(conn);
@@ -190,9 +203,18 @@ impl Bot {
             && g.scores[g.scores.len() - RESIGN_SCORES..]
                 .iter()
                 .all(|&s| s <= -self.cfg.resign_cp);
+        // After a move that ends the game (mate, stalemate, bare kings) the server takes no
+        // whisper: lasker answers `You are not playing or observing a game.`
+        let mut after = g.pos.clone();
+        after.make(m);
+        let ends = g.ending || after.legal_moves().is_empty() || after.is_insufficient_material();
         self.send(conn, &mv);
-        self.report(conn);
+        if !ends {
+            self.report(conn);
+        }
         if resign {
+            self.log
+                .state("resigning: the engine's score stayed below -resign_cp");
             self.send(conn, "resign");
         }
     }

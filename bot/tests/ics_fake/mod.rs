@@ -1,9 +1,20 @@
 //! A fake lasker/FICS server on loopback for the ICS bot's tests: login texts (guest and
 //! registered), prompts glued to the next output, `\`-wrapped lines, seeks and challenges,
-//! style-12 boards with ticking clocks (ms after `iset ms 1`), game start and end lines,
-//! draw/takeback offers, flags, adjournment when the connection drops and `resume`, and
-//! Timeseal v1 clients. The opponent is scripted: random legal moves from a seed, with
-//! resignations, offers, stalls and drops at given plies.
+//! style-12 boards with ticking clocks, game start and end lines, draw/takeback offers, flags,
+//! adjournment when the connection drops, and Timeseal v1 clients. The opponent is scripted:
+//! random legal moves from a seed, with resignations, offers, stalls and drops at given plies.
+//!
+//! It models lasker 2.2.3 as extended by its later maintainers (the open FICS code), as met
+//! on a real server, where that differs from the bot's old expectations:
+//! - `iset ms 1` is answered `ms set` but the clocks stay in whole seconds, with a move time
+//!   `(0:00)` without milliseconds (`Scenario::ms_clocks` gives FICS's `(0:00.000)` and ms);
+//! - after a takeback the style-12 move number is `-1` (and stays so for the game);
+//! - a timeseal line stamped 0 is not timeseal (so a hello stamped 0 garbles the login), and
+//!   the pings are `[G]` on a line of their own;
+//! - `iset defprompt`, `iset nowrap`, `set chanoff`, `set autoflag` and `resume` are unknown;
+//!   at login the adjourned opponents online are listed on the line after
+//!   `1 player, who has an adjourned game with you, is online:`, and `match NAME` resumes;
+//! - `;` separates commands; `whisper` with no game is refused.
 
 #![allow(dead_code)]
 
@@ -54,6 +65,14 @@ pub struct Scenario {
     pub owner_tell: Option<(usize, String)>,
     /// Answer the bot's first move with `Illegal move` (a server that disagrees).
     pub reject_first_move: bool,
+    /// Honour `iset ms 1` (FICS): clocks in ms, move times with milliseconds. lasker 2.2.3
+    /// (false) answers `ms set` and goes on in seconds.
+    pub ms_clocks: bool,
+    /// After a drop, the opponent resigns the stored game (`resign NAME`) while the bot is
+    /// away, and the next game against them is a new one.
+    pub stored_game_resigned: bool,
+    /// Games after the first keep the bot's colour (they alternate otherwise).
+    pub keep_colours: bool,
 }
 
 impl Default for Scenario {
@@ -79,6 +98,9 @@ impl Default for Scenario {
             opp_delay_ms: 5,
             owner_tell: None,
             reject_first_move: false,
+            ms_clocks: false,
+            stored_game_resigned: false,
+            keep_colours: false,
         }
     }
 }
@@ -106,8 +128,15 @@ pub struct Report {
     pub logins: usize,
     pub connections: usize,
     pub timeseal_lines: usize,
-    /// Timeseal ping replies (`\x02` `9`) received.
+    /// Timeseal ping replies (`\x02` `9`) received, and pings sent.
     pub ping_replies: usize,
+    pub pings: usize,
+    /// Timeseal stamps of the lines received (the first is the hello's).
+    pub stamps: Vec<u64>,
+    /// Commands lasker does not know (`Command not found`, unknown (i)variables).
+    pub unknown: Vec<String>,
+    /// Whispers and kibitzes with no game running.
+    pub whisper_without_game: usize,
 }
 
 struct SGame {
@@ -125,6 +154,8 @@ struct SGame {
     opp_due: Option<Instant>,
     draw_offered: bool,
     takeback_asked: bool,
+    /// A takeback was made: lasker's boards then carry move number -1.
+    taken_back: bool,
 }
 
 impl SGame {
@@ -177,6 +208,8 @@ impl FakeServer {
                 ended_at: None,
                 told: false,
                 garbled: 0,
+                challenge_sent: false,
+                last_ping: Instant::now(),
             };
             world.rng = Xoshiro256PlusPlus::seed_from_u64(world.sc.seed);
             while !s.load(Ordering::Relaxed) {
@@ -222,6 +255,9 @@ struct World {
     ended_at: Option<Instant>,
     told: bool,
     garbled: usize,
+    /// A challenge was sent and is not answered yet (via_challenge).
+    challenge_sent: bool,
+    last_ping: Instant,
 }
 
 struct Conn {
@@ -258,12 +294,22 @@ impl Conn {
         let i = self.buf.iter().position(|&b| b == b'\n')?;
         let raw: Vec<u8> = self.buf.drain(..=i).collect();
         if self.timeseal.is_none() {
-            self.timeseal =
-                Some(timeseal::decode(&raw).is_some_and(|(t, _)| t.starts_with("TIMESTAMP|")));
+            // lasker: a line stamped 0 is not timeseal, the hello included.
+            self.timeseal = Some(
+                timeseal::decode(&raw)
+                    .is_some_and(|(t, stamp)| t.starts_with("TIMESTAMP|") && stamp != 0),
+            );
         }
         let text = if self.timeseal == Some(true) {
-            report.lock().unwrap().timeseal_lines += 1;
-            timeseal::decode(&raw).map(|(t, _)| t).unwrap_or_default()
+            let mut r = report.lock().unwrap();
+            r.timeseal_lines += 1;
+            match timeseal::decode(&raw) {
+                Some((t, stamp)) if stamp != 0 => {
+                    r.stamps.push(stamp);
+                    t
+                }
+                _ => String::from_utf8_lossy(&raw).into_owned(),
+            }
         } else {
             String::from_utf8_lossy(&raw)
                 .trim_end_matches(['\n', '\r'])
@@ -309,13 +355,14 @@ impl World {
         let (ranks, side, ep, flags, half, full) = board_fields(&fen);
         let rel = if g.bot_to_move() == for_bot { 1 } else { -1 };
         let c = g.clocks_now();
-        let (wt, bt) = if self.ms {
-            (c[0], c[1])
+        let (wt, bt, took) = if self.ms && self.sc.ms_clocks {
+            (c[0], c[1], "(0:00.100)")
         } else {
-            (c[0] / 1000, c[1] / 1000)
+            (c[0] / 1000, c[1] / 1000, "(0:00)")
         };
+        let full = if g.taken_back { "-1" } else { full };
         format!(
-            "<12> {ranks} {} {ep} {flags} {half} {} {} {} {rel} {} {} 39 39 {wt} {bt} {full} {} (0:00.100) {} {} 1 0",
+            "<12> {ranks} {} {ep} {flags} {half} {} {} {} {rel} {} {} 39 39 {wt} {bt} {full} {} {took} {} {} 1 0",
             side.to_uppercase(),
             g.number,
             g.white,
@@ -354,7 +401,7 @@ impl World {
         self.games_started += 1;
         let number = self.next_number;
         self.next_number += 1;
-        let bot_white = if self.sc.games > 1 {
+        let bot_white = if self.sc.games > 1 && !self.sc.keep_colours {
             self.games_started % 2 == 1
         } else {
             self.sc.bot_white
@@ -389,6 +436,7 @@ impl World {
             opp_due: None,
             draw_offered: false,
             takeback_asked: false,
+            taken_back: false,
         };
         c.send(&format!(
             "Creating: {white} (1500) {black} (1600) unrated blitz {} {}",
@@ -498,8 +546,11 @@ impl World {
             c.send(&format!("{OPP} offers you a draw."));
         }
         if sc.takeback_at.is_some_and(|d| ply >= d) && !g.takeback_asked {
+            // The request waits for its answer: the opponent moves after a decline.
             g.takeback_asked = true;
+            g.opp_due = None;
             c.send(&format!("{OPP} would like to take back 1 half move(s)."));
+            return;
         }
         let opp_index = (ply + usize::from(!self.game.as_ref().unwrap().bot_white)) / 2;
         let legal = self.game.as_ref().unwrap().pos.legal_moves();
@@ -543,6 +594,27 @@ impl World {
         c.send("A long line wrapped by the server\n\\   and continued here");
     }
 
+    /// Takes back the last half move (the bot's: the opponent asked on its turn).
+    fn take_back(&mut self, c: &mut Conn) {
+        let Some(g) = &mut self.game else { return };
+        let Some(_) = g.sans.pop() else { return };
+        let mut pos = Position::from_fen(&g.start_fen).expect("start");
+        for san in &g.sans {
+            let m = pos.parse_san(san).expect("own record");
+            pos.make(m);
+        }
+        g.pos = pos;
+        g.clocks = g.clocks_now();
+        g.turn_started = Instant::now();
+        g.taken_back = true;
+        g.last_san = "none".into();
+        g.last_verbose = "none".into();
+        c.send(&format!("{OPP} accepts the takeback request."));
+        let b = self.style12(self.game.as_ref().unwrap(), true);
+        c.send(&b);
+        self.schedule_opp();
+    }
+
     fn flag_check(&mut self, c: &mut Conn) {
         let Some(g) = &self.game else { return };
         let clocks = g.clocks_now();
@@ -564,6 +636,13 @@ impl World {
     }
 
     fn command(&mut self, c: &mut Conn, line: &str) {
+        // lasker splits a line into commands at `;`.
+        if line.contains(';') {
+            for part in line.split(';') {
+                self.command(c, part);
+            }
+            return;
+        }
         self.log(line);
         let t = line.trim();
         let word = t.split_whitespace().next().unwrap_or("");
@@ -607,18 +686,39 @@ impl World {
             }
             return;
         }
+        let var = t.split_whitespace().nth(1).unwrap_or("?");
         match word {
             "iset" if t == "iset ms 1" => {
                 self.ms = true;
                 c.send("ms set.");
             }
-            "set" => c.send(&format!(
-                "{} set.",
-                t.split_whitespace().nth(1).unwrap_or("?")
-            )),
+            "iset" if ["defprompt", "nowrap"].contains(&var) => {
+                self.report.lock().unwrap().unknown.push(t.to_string());
+                c.send(&format!("No such ivariable \"{var}\"."));
+            }
+            "set" if ["chanoff", "autoflag"].contains(&var) => {
+                self.report.lock().unwrap().unknown.push(t.to_string());
+                c.send(&format!("No such variable \"{var}\"."));
+            }
+            "set" => c.send(&format!("{var} set.")),
             "seek" if !self.sc.via_challenge => self.start_game(c),
-            "seek" | "unseek" | "date" | "whisper" | "kibitz" | "tell" => c.send(""),
-            "resume" => {
+            "whisper" | "kibitz" if self.game.is_none() => {
+                self.report.lock().unwrap().whisper_without_game += 1;
+                c.send("You are not playing or observing a game.");
+            }
+            "seek" | "unseek" | "date" | "whisper" | "kibitz" | "tell" | "draw" => c.send(""),
+            "accept" if t == "accept takeback" => {
+                if self.game.as_ref().is_some_and(|g| g.takeback_asked) {
+                    self.take_back(c);
+                }
+            }
+            "decline" if t == "decline takeback" => {
+                c.send(&format!("You decline the takeback request from {OPP}."));
+                self.schedule_opp();
+            }
+            "decline" => {}
+            "match" if t.eq_ignore_ascii_case(&format!("match {OPP}")) => {
+                // The opponent accepts at once: the stored game goes on.
                 if let Some(mut g) = self.adjourned.take() {
                     g.number = self.next_number;
                     self.next_number += 1;
@@ -631,22 +731,12 @@ impl World {
                     c.send(&b);
                     self.game = Some(g);
                     self.schedule_opp();
-                } else {
-                    c.send("You have no adjourned games.");
-                    if self.sc.via_challenge
-                        && self.game.is_none()
-                        && self.games_started < self.sc.games
-                    {
-                        c.send(&format!(
-                            "Challenge: {OPP} (1500) {} (1600) unrated blitz {} {}.",
-                            self.handle,
-                            self.sc.base_ms / 60_000,
-                            self.sc.inc_ms / 1000
-                        ));
-                    }
                 }
             }
-            "accept" if t == format!("accept {OPP}") => self.start_game(c),
+            "accept" if t == format!("accept {OPP}") => {
+                self.challenge_sent = false;
+                self.start_game(c);
+            }
             "accept" if t == "accept draw" => {
                 if self.game.as_ref().is_some_and(|g| g.draw_offered) {
                     self.end(c, "Game drawn by mutual agreement", "1/2-1/2");
@@ -682,7 +772,11 @@ impl World {
                 c.send("Thank you for using the fake server.");
                 c.closed = true;
             }
-            _ => c.send(&format!("{word}: Command not found.")),
+            "" => {}
+            _ => {
+                self.report.lock().unwrap().unknown.push(t.to_string());
+                c.send(&format!("{word}: Command not found."));
+            }
         }
     }
 
@@ -721,10 +815,34 @@ impl World {
                 format!("\n\r**** Starting FICS session as {h}(C) ****\n\r\n\rfics% ").as_bytes(),
             );
             self.report.lock().unwrap().logins += 1;
-            if c.timeseal == Some(true) {
-                // Timeseal's ping: the client must answer it (and not show it as text).
-                c.raw(b"\n\r[G]\0");
+            if self.sc.stored_game_resigned {
+                // The opponent resigned the stored game while we were away.
+                if let Some(g) = self.adjourned.take() {
+                    self.game = Some(g);
+                    let r = if self.game.as_ref().unwrap().bot_white {
+                        "1-0"
+                    } else {
+                        "0-1"
+                    };
+                    let g = self.game.take().unwrap();
+                    self.report.lock().unwrap().finished.push(Finished {
+                        number: g.number,
+                        white: g.white.clone(),
+                        black: g.black.clone(),
+                        result: r.to_string(),
+                        why: format!("{OPP} resigns"),
+                        start_fen: g.start_fen.clone(),
+                        sans: g.sans.clone(),
+                    });
+                }
             }
+            if self.adjourned.is_some() {
+                // lasker's login notice; the names follow in columns on the next line.
+                c.send(&format!(
+                    "1 player, who has an adjourned game with you, is online:\u{7}\n{OPP}"
+                ));
+            }
+            self.last_ping = Instant::now();
             return true;
         }
         false
@@ -742,12 +860,35 @@ impl World {
             closed: false,
         };
         self.ms = false;
+        self.challenge_sent = false;
         if !self.login(&mut c, stop) {
             // Give the client time to read the refusal before the socket goes.
             std::thread::sleep(Duration::from_millis(200));
             return;
         }
         while !stop.load(Ordering::Relaxed) && !c.closed {
+            if c.timeseal == Some(true) && self.last_ping.elapsed() > Duration::from_millis(300) {
+                // lasker's timeseal ping: `[G]` on a line of its own.
+                self.last_ping = Instant::now();
+                self.report.lock().unwrap().pings += 1;
+                c.raw(b"\n\r[G]\n\r");
+            }
+            let challenge_due = self.sc.via_challenge
+                && !self.challenge_sent
+                && self.game.is_none()
+                && self.games_started < self.sc.games
+                && self
+                    .ended_at
+                    .is_none_or(|t| t.elapsed() > Duration::from_millis(50));
+            if challenge_due {
+                self.challenge_sent = true;
+                c.send(&format!(
+                    "Challenge: {OPP} (1500) {} (1600) unrated blitz {} {}.",
+                    self.handle,
+                    self.sc.base_ms / 60_000,
+                    self.sc.inc_ms / 1000
+                ));
+            }
             if let Some(l) = c.line(&self.report) {
                 if l == timeseal::PING_REPLY {
                     self.report.lock().unwrap().ping_replies += 1;

@@ -11,7 +11,6 @@
 
 use std::path::{Path, PathBuf};
 
-mod json;
 mod report;
 mod runner;
 

@@ -2,10 +2,10 @@
 //! a run with it (newly solved, newly failed, much faster or slower).
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::path::Path;
 
-use super::json;
+use serde_json::{json, Value};
+
 use super::{file_name, Comparison, Config, Limit, RunResult, Totals, COMPARE_FLOOR_MS};
 
 /// One position of an earlier report.
@@ -65,10 +65,10 @@ pub fn read_report(path: &Path) -> Result<HashMap<String, PreviousResult>, Strin
 
 /// Parses the JSON of a report (see [`read_report`]).
 pub fn parse_report(text: &str) -> Result<HashMap<String, PreviousResult>, String> {
-    let doc = json::parse(text)?;
+    let doc: Value = serde_json::from_str(text).map_err(|e| format!("JSON: {e}"))?;
     let positions = doc
         .get("positions")
-        .and_then(json::Value::as_array)
+        .and_then(Value::as_array)
         .ok_or("no \"positions\" array")?;
     let mut map = HashMap::new();
     for (i, p) in positions.iter().enumerate() {
@@ -80,7 +80,7 @@ pub fn parse_report(text: &str) -> Result<HashMap<String, PreviousResult>, Strin
             .ok_or("\"solved\" is not a boolean")?;
         let solution_ms = p
             .get("solution_ms")
-            .and_then(json::Value::as_f64)
+            .and_then(Value::as_f64)
             .map(|v| v.max(0.0) as u64);
         map.insert(
             key(file, id),
@@ -93,83 +93,87 @@ pub fn parse_report(text: &str) -> Result<HashMap<String, PreviousResult>, Strin
     Ok(map)
 }
 
-/// The `--report` JSON of a run.
+/// The `--report` JSON of a run: the run's settings one per line, then one line per file
+/// and one per position (so that reports diff and grep well).
 pub fn report_json(run: &RunResult, config: &Config) -> String {
-    use json::{quote, Value};
-    let opt_u64 = |v: Option<u64>| v.map_or("null".to_string(), |x| x.to_string());
-    let mut s = String::from("{\n");
-    let _ = writeln!(
-        s,
-        "  \"engine\": {},",
-        quote(concat!("squall ", env!("CARGO_PKG_VERSION")))
-    );
-    let _ = writeln!(s, "  \"date\": {},", quote(&utc_now()));
-    let (kind, value) = match config.limit {
-        Limit::MoveTime(ms) => ("movetime", ms.to_string()),
-        Limit::Depth(d) => ("depth", d.to_string()),
-        Limit::Nodes(n) => ("nodes", n.to_string()),
+    let limit = match config.limit {
+        Limit::MoveTime(ms) => json!({ "movetime": ms }),
+        Limit::Depth(d) => json!({ "depth": d }),
+        Limit::Nodes(n) => json!({ "nodes": n }),
     };
-    let _ = writeln!(s, "  \"limit\": {{\"{kind}\": {value}}},");
-    let _ = writeln!(s, "  \"threads\": {},", config.threads.max(1));
-    let _ = writeln!(s, "  \"hash_mb\": {},", config.hash_mb);
-    s.push_str("  \"files\": [");
-    for (i, f) in run.files.iter().enumerate() {
-        let t = Totals::of(&f.results);
-        let malformed: Vec<String> = f
-            .malformed
-            .iter()
-            .map(|e| {
-                format!(
-                    "{{\"line\": {}, \"error\": {}}}",
-                    e.line,
-                    quote(&e.kind.to_string())
-                )
+    let files: Vec<Value> = run
+        .files
+        .iter()
+        .map(|f| {
+            let t = Totals::of(&f.results);
+            let malformed: Vec<Value> = f
+                .malformed
+                .iter()
+                .map(|e| json!({ "line": e.line, "error": e.kind.to_string() }))
+                .collect();
+            json!({
+                "file": f.file,
+                "solved": t.solved,
+                "total": t.total,
+                "solution_ms": t.solution_ms,
+                "nodes": t.nodes,
+                "points": t.points,
+                "max_points": t.max_points,
+                "unreadable": f.unreadable,
+                "malformed": malformed,
             })
-            .collect();
-        let _ = write!(
-            s,
-            "{}\n    {{\"file\": {}, \"solved\": {}, \"total\": {}, \"solution_ms\": {}, \"nodes\": {}, \"points\": {}, \"max_points\": {}, \"unreadable\": {}, \"malformed\": [{}]}}",
-            if i > 0 { "," } else { "" },
-            quote(&f.file),
-            t.solved,
-            t.total,
-            t.solution_ms,
-            t.nodes,
-            t.points,
-            t.max_points,
-            f.unreadable.as_deref().map_or("null".into(), quote),
-            malformed.join(", ")
-        );
-    }
-    s.push_str("\n  ],\n  \"positions\": [");
-    let mut first = true;
-    for r in run.files.iter().flat_map(|f| &f.results) {
-        let _ = write!(
-            s,
-            "{}\n    {{\"file\": {}, \"index\": {}, \"line\": {}, \"id\": {}, \"solved\": {}, \"solution_ms\": {}, \"solution_depth\": {}, \"best\": {}, \"best_uci\": {}, \"expected\": {}, \"score\": {}, \"depth\": {}, \"nodes\": {}, \"time_ms\": {}, \"points\": {}}}",
-            if first { "" } else { "," },
-            quote(&r.file),
-            r.index,
-            r.line,
-            quote(&r.id),
-            r.solved,
-            opt_u64(r.solution_ms),
-            r.solution_depth.map_or("null".into(), |d| d.to_string()),
-            quote(&r.best),
-            quote(&r.best_uci),
-            quote(&r.expected),
-            r.score,
-            r.depth,
-            r.nodes,
-            r.time_ms,
-            r.points.map_or("null".into(), |(p, _)| p.to_string()),
-        );
-        first = false;
-    }
-    s.push_str("\n  ]\n}\n");
-    // The writer and the reader must agree; a cheap self-check in debug builds.
-    debug_assert!(json::parse(&s).is_ok_and(|v| matches!(v, Value::Object(_))));
-    s
+        })
+        .collect();
+    let positions: Vec<Value> = run
+        .files
+        .iter()
+        .flat_map(|f| &f.results)
+        .map(|r| {
+            json!({
+                "file": r.file,
+                "index": r.index,
+                "line": r.line,
+                "id": r.id,
+                "solved": r.solved,
+                "solution_ms": r.solution_ms,
+                "solution_depth": r.solution_depth,
+                "best": r.best,
+                "best_uci": r.best_uci,
+                "expected": r.expected,
+                "score": r.score,
+                "depth": r.depth,
+                "nodes": r.nodes,
+                "time_ms": r.time_ms,
+                "points": r.points.map(|(p, _)| p),
+            })
+        })
+        .collect();
+    let fields = [
+        (
+            "engine",
+            json!(concat!("squall ", env!("CARGO_PKG_VERSION"))),
+        ),
+        ("date", json!(utc_now())),
+        ("limit", limit),
+        ("threads", json!(config.threads.max(1))),
+        ("hash_mb", json!(config.hash_mb)),
+        ("files", Value::Array(files)),
+        ("positions", Value::Array(positions)),
+    ];
+    let lines: Vec<String> = fields
+        .iter()
+        .map(|(k, v)| {
+            let value = match v {
+                Value::Array(items) if !items.is_empty() => {
+                    let rows: Vec<String> = items.iter().map(|i| format!("    {i}")).collect();
+                    format!("[\n{}\n  ]", rows.join(",\n"))
+                }
+                v => v.to_string(),
+            };
+            format!("  {}: {value}", Value::from(*k))
+        })
+        .collect();
+    format!("{{\n{}\n}}\n", lines.join(",\n"))
 }
 
 /// The current UTC time as `YYYY-MM-DDTHH:MM:SSZ`.
