@@ -16,9 +16,6 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const DRAW: i32 = 0;
 /// A timed search that has proven a mate stops this many plies past the mate's length.
 pub const MATE_STOP_EXTRA_DEPTH: i32 = 4;
-/// From this iteration on, the time manager may shorten the budget for a stable best move
-/// that holds most of the root nodes (earlier iterations are too small to say).
-pub const TM_SHORTEN_MIN_DEPTH: i32 = 6;
 
 // ----- aspiration windows -----
 /// First iteration (in plies) searched with a window around the last score.
@@ -30,10 +27,6 @@ pub const ASPIRATION_GROW_DEN: i32 = 2;
 
 // ----- extensions (fractional plies), capped per move at EXTENSION_CAP -----
 pub const CHECK_EXTENSION: i32 = ONE_PLY;
-/// Extend a check only when it is safe (SEE >= 0: the checker does not simply hang) or
-/// discovered; a checking piece that is lost for nothing rarely changes the result, and
-/// extending it inflates the tree. false: every check is extended (not yet screened by games).
-pub const CHECK_EXTENSION_SAFE_ONLY: bool = false;
 pub const SINGLE_REPLY_EXTENSION: i32 = 3;
 /// A node whose null move is answered by a mate (standing still loses: a mate threat) is
 /// searched this much deeper, as monsoon/typhoon did: the defence may need the extra ply to be
@@ -59,27 +52,6 @@ pub const SINGULAR_MARGIN_PER_PLY: i32 = 2;
 /// least beta is searched this much shallower (the negative extension).
 pub const SINGULAR_EXTENSION: i32 = ONE_PLY;
 pub const SINGULAR_NEGATIVE_EXTENSION: i32 = -ONE_PLY;
-/// Outside the principal variation, a hash move whose rivals all fall this many centipawns
-/// below the singular bound is extended by `SINGULAR_DOUBLE_EXTENSION` instead, past
-/// `EXTENSION_CAP` (a forced line is searched two plies deeper; the ply limit of
-/// `EXTENSION_PLY_FACTOR` still bounds the path). `i32::MAX`: off.
-pub const SINGULAR_DOUBLE_MARGIN: i32 = i32::MAX;
-pub const SINGULAR_DOUBLE_EXTENSION: i32 = 2 * ONE_PLY;
-
-// ----- ProbCut -----
-/// ProbCut on or off. Off since it was first measured alone (it came in with a bundle):
-/// without it WAC at 1 s 288 beside 286 with fewer nodes (bench 2,972,604 -> 2,802,588), and
-/// games neutral: +1.8 +- 24.4 Elo over 396 games at 5+0.05. `true` brings it back.
-pub const PROBCUT: bool = false;
-/// Least depth at which ProbCut is tried.
-pub const PROBCUT_MIN_DEPTH: i32 = 5 * ONE_PLY;
-/// A capture must beat beta by this much in the shallow search to cut the node.
-pub const PROBCUT_MARGIN: i32 = 100;
-/// The shallow search is this much shallower than the node.
-pub const PROBCUT_REDUCTION: i32 = 4 * ONE_PLY;
-/// Order ProbCut's captures as the move picker does (victim, then capture history) instead of
-/// by MVV/LVA alone (acts only with PROBCUT on). false until games accept it.
-pub const PROBCUT_CAPTURE_HISTORY: bool = false;
 
 // ----- null move -----
 pub const NULL_MIN_DEPTH: i32 = 2 * ONE_PLY;
@@ -98,12 +70,6 @@ pub const NULL_VERIFY_MAX_PIECES: usize = 1;
 pub const NULL_VERIFY_DEPTH: i32 = 8 * ONE_PLY;
 
 // ----- pruning near the leaves (depths in plies) -----
-/// Pruning decisions take the hash score instead of the static evaluation when its bound says
-/// the true score lies beyond the evaluation on that side (a lower bound above it or an upper
-/// bound below it): 1 for reverse futility and null move only, 2 for razoring, ProbCut and
-/// move futility too. "Improving" and the correction history keep the static evaluation.
-/// 0: off.
-pub const TT_SCORE_AS_EVAL: u8 = 0;
 pub const REVERSE_FUTILITY_DEPTH: i32 = 6;
 pub const REVERSE_FUTILITY_MARGIN: i32 = 90;
 /// Reverse futility is skipped after a queen move that brings a queen to bear on our king,
@@ -113,8 +79,6 @@ pub const REVERSE_FUTILITY_MARGIN: i32 = 90;
 /// material margin outweighs. Every piece with no excess: 12 of 21 failed WAC positions solved
 /// at 1 s, but -21.9 +- 21.9 Elo at 5+0.05 (508 games). Narrowed to an excess of 300: WAC at
 /// 1 s 279 -> 286, +6.3 +- 21.3 Elo at 5+0.05 (602 games, two runs pooled).
-pub const RFP_THREAT_ROOKS: bool = true;
-pub const RFP_THREAT_MINORS: bool = true;
 pub const RFP_THREAT_EXCESS: i32 = 300;
 pub const FUTILITY_DEPTH: i32 = 5;
 pub const FUTILITY_BASE: i32 = 100;
@@ -128,10 +92,6 @@ pub const SEE_QUIET_DEPTH: i32 = 8;
 pub const SEE_QUIET_MARGIN: i32 = 60;
 pub const SEE_CAPTURE_DEPTH: i32 = 6;
 pub const SEE_CAPTURE_MARGIN: i32 = 100;
-/// Which losing captures that give check the SEE test spares: 0 none (each is pruned like any
-/// capture), 1 those landing next to the enemy king (the Qxf7+ / Qxh7+ sacrifices that open
-/// many combinations), 2 all of them.
-pub const SEE_SPARE_CHECKING_CAPTURES: u8 = 0;
 /// Quiets with history below -HISTORY_PRUNE_PER_PLY * depth are skipped at shallow depth.
 /// The score is the sum of three tables (own, two continuations), each within ±HISTORY_MAX:
 /// -4096 at depth 1 takes about five failures of the move in this context at small depth.
@@ -154,16 +114,10 @@ pub const LMR_SCALE: f64 = 0.35;
 pub const LMR_HISTORY_DIVISOR: i32 = 4096;
 /// Extra reduction (quarter plies) when the static eval is not improving.
 pub const LMR_NOT_IMPROVING: i32 = ONE_PLY / 2;
-/// Extra reduction (quarter plies) at expected cut nodes. 0: off (not yet screened by games).
-pub const LMR_CUT_NODE: i32 = 0;
-/// Extra reduction (quarter plies) of quiet moves when the hash move is a capture (the
-/// capture is the likely refutation). 0: off (not yet screened by games).
-pub const LMR_TT_CAPTURE: i32 = 0;
 /// A reduced move that beats alpha is searched again a ply deeper when its reduced score
 /// beats the node's best so far by `LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * plies`, a ply
 /// shallower when by less than `LMR_SHALLOWER_MARGIN` (Stockfish's "do deeper / do
-/// shallower"). Off: the re-search is at the unreduced depth.
-pub const LMR_DEEPER_SHALLOWER: bool = true;
+/// shallower"; +17.0 +- 11.9 Elo over 1,762 games at 5+0.05).
 pub const LMR_DEEPER_BASE: i32 = 20;
 pub const LMR_DEEPER_PER_PLY: i32 = 1;
 pub const LMR_SHALLOWER_MARGIN: i32 = 5;
@@ -172,9 +126,6 @@ pub const LMR_SHALLOWER_MARGIN: i32 = 5;
 pub const DELTA_MARGIN: i32 = 150;
 /// Quiet checks are tried at the first quiescence ply only.
 pub const QS_CHECK_PLIES: i32 = 1;
-/// Losing captures (SEE < 0) are dropped in quiescence, except captures that give check in
-/// its first `QS_SEE_CHECK_PLIES` plies (0: none spared).
-pub const QS_SEE_CHECK_PLIES: i32 = 0;
 /// Quiescence plies that probe and store the hash table (`qply < QS_TT_PLIES`). Every probe
 /// is a likely cache miss, and deep quiescence nodes are rarely met twice; with 1 only the
 /// first quiescence ply (the positions the main search also reaches at depth 0) uses it:
@@ -192,11 +143,6 @@ pub const CORRECTION_LIMIT: i32 = 192 * CORRECTION_GRAIN;
 /// new difference, at most CORRECTION_MAX_WEIGHT / CORRECTION_WEIGHT_SCALE.
 pub const CORRECTION_WEIGHT_SCALE: i32 = 256;
 pub const CORRECTION_MAX_WEIGHT: i32 = 16;
-/// The correction is the pawn-structure entry times `CORRECTION_PAWN_WEIGHT` plus each
-/// colour's other-pieces entry times `CORRECTION_NON_PAWN_WEIGHT`, in quarters. 0 switches
-/// the other-pieces tables off (neither read, written nor allocated).
-pub const CORRECTION_PAWN_WEIGHT: i32 = 4;
-pub const CORRECTION_NON_PAWN_WEIGHT: i32 = 0;
 
 // ----- history -----
 pub const HISTORY_MAX: i32 = 16_384;
@@ -228,9 +174,6 @@ pub const SPLIT_PV_MOVES: usize = 1;
 pub const SPLIT_ALL_MOVES: usize = 5;
 /// The same, under a split point whose owner waits idle for this thread to finish.
 pub const SPLIT_ALL_MOVES_OWNER_WAITING: usize = 1;
-/// The root splits too (after its first move), so helpers take whole root moves instead of
-/// idling while the main thread walks the root move list alone.
-pub const SPLIT_AT_ROOT: bool = true;
 /// Most helpers at one split point (besides the owner).
 pub const SPLIT_MAX_HELPERS: usize = 7;
 /// Most split points one thread owns at a time (bounds the recursion of helpful masters).

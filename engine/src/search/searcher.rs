@@ -14,20 +14,16 @@ use crossbeam_utils::{Backoff, CachePadded};
 use parking_lot::Mutex;
 
 use crate::board::attacks::CheckInfo;
-use crate::board::bitboard;
 use crate::board::see::SEE_VALUES;
 use crate::board::Position;
-use crate::eval::mobility::king_reach;
 use crate::eval::Evaluator;
-use crate::movegen::GenType;
-use crate::moves::{Move, MoveList};
+use crate::moves::Move;
 use crate::types::{file_of, rank_of, Colour, Kind};
 
-use super::correction::CorrectionKeys;
 use super::history::{Context, History, Killers};
 use super::limits::Limits;
 use super::params::*;
-use super::picker::{capture_order, mvv_lva, Picker};
+use super::picker::Picker;
 use super::smp::{Job, NodeInfo, RootResult, SplitPoint, SplitState};
 use super::strength::{self, Candidate};
 use super::time::TimeManager;
@@ -300,9 +296,6 @@ impl<'a> Search<'a> {
         // Score of the first line as last seen by a finished root search (exact or a bound),
         // for when the search stops before the best move has a score of its own.
         let mut last_score = -INFINITY;
-        // Completed iterations in a row that ended with the same best move (time manager).
-        let mut stable = 0u32;
-        let mut last_best = Move::NONE;
         for depth in 1..=max_depth {
             self.tree.root_depth = depth;
             self.best_move_changes = 0;
@@ -398,22 +391,9 @@ impl<'a> Search<'a> {
                 break;
             }
             let changes = self.best_move_changes;
-            if self.root_moves[0].mv == last_best {
-                stable += 1;
-            } else {
-                stable = 0;
-                last_best = self.root_moves[0].mv;
-            }
-            let (stable_iters, node_share) = if depth >= TM_SHORTEN_MIN_DEPTH {
-                let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
-                let share = (total > 0).then(|| self.root_moves[0].nodes * 1000 / total);
-                (stable, share.unwrap_or(0))
-            } else {
-                (0, 0)
-            };
             let ctl = self.ctl();
             if !ctl.pondering {
-                ctl.tm.adjust(changes, fail_low, stable_iters, node_share);
+                ctl.tm.adjust(changes, fail_low);
                 if ctl.tm.soft_expired() {
                     break;
                 }
@@ -564,7 +544,6 @@ impl<'a> Search<'a> {
             beta,
             pv_node: true,
             cut_node: false,
-            tt_capture: false,
             tt_move: Move::NONE,
             singular_ext: 0,
             in_check: self.tree.pos.in_check(),
@@ -718,16 +697,14 @@ impl<'a> Tree<'a> {
 
     /// Has the opponent's last move `prev` brought a piece to bear on our king, so that a static
     /// margin (reverse futility, `excess` centipawns above beta) cannot be trusted? A queen
-    /// always counts; rooks and minor pieces as `RFP_THREAT_ROOKS` / `RFP_THREAT_MINORS` say,
-    /// and only when the eval stands at least `RFP_THREAT_EXCESS` above beta (a sacrifice).
+    /// always counts; a rook or minor piece only when the eval stands at least
+    /// `RFP_THREAT_EXCESS` above beta (a sacrifice).
     fn threat_on_king(&self, prev: Move, excess: i32) -> bool {
         let moved = prev.moved();
         if moved.is_kind(Kind::Queen) {
             return crate::eval::king::queen_bears_on_king(&self.pos, moved.colour());
         }
-        let counts = (RFP_THREAT_ROOKS && moved.is_kind(Kind::Rook))
-            || (RFP_THREAT_MINORS && (moved.is_kind(Kind::Knight) || moved.is_kind(Kind::Bishop)));
-        counts
+        (moved.is_kind(Kind::Rook) || moved.is_kind(Kind::Knight) || moved.is_kind(Kind::Bishop))
             && excess >= RFP_THREAT_EXCESS
             && crate::eval::king::piece_bears_on_king(&self.pos, prev.to())
     }
@@ -756,21 +733,6 @@ impl<'a> Tree<'a> {
         }
         r -= history / LMR_HISTORY_DIVISOR;
         r.clamp(0, (depth - 2 * ONE_PLY).max(0))
-    }
-
-    /// Is this capture, which gives check when `gives_check`, spared the SEE pruning
-    /// (`SEE_SPARE_CHECKING_CAPTURES`)?
-    #[inline]
-    fn spared_checking_capture(&self, m: Move, gives_check: bool) -> bool {
-        gives_check
-            && match SEE_SPARE_CHECKING_CAPTURES {
-                0 => false,
-                1 => {
-                    let king = self.pos.king(self.pos.side_to_move().flip());
-                    king_reach(king) & bitboard::bit64(m.to()) != 0
-                }
-                _ => true,
-            }
     }
 
     /// The picker of `ply`, made if this ply has none yet (or beyond the stack).
@@ -917,31 +879,6 @@ impl<'a> Tree<'a> {
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
         let prev = self.moves[ply - 1];
-        // What the pruning below trusts: the hash score where its bound places the true
-        // score beyond the evaluation (`TT_SCORE_AS_EVAL`), else the evaluation. Reverse
-        // futility and null move take `eval`, the frontier's pruning `frontier_eval`.
-        let static_eval = eval;
-        let eval = match hit {
-            Some(h)
-                if TT_SCORE_AS_EVAL != 0
-                    && !in_check
-                    && excluded.is_none()
-                    && h.score.abs() < MATE_BOUND
-                    && match h.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => h.score > eval,
-                        Bound::Upper => h.score < eval,
-                    } =>
-            {
-                h.score
-            }
-            _ => eval,
-        };
-        let frontier_eval = if TT_SCORE_AS_EVAL == 2 {
-            eval
-        } else {
-            static_eval
-        };
 
         let mut mate_threat = false;
         if !pv_node && !in_check {
@@ -959,7 +896,7 @@ impl<'a> Tree<'a> {
                 return eval;
             }
             // Razoring: hopeless at the frontier unless a capture saves it.
-            if d <= RAZOR_DEPTH && excluded.is_none() && frontier_eval + RAZOR_MARGIN * d < alpha {
+            if d <= RAZOR_DEPTH && excluded.is_none() && eval + RAZOR_MARGIN * d < alpha {
                 let q = self.quiescence(alpha, beta, ply, 0);
                 if q < alpha {
                     return q;
@@ -1015,29 +952,6 @@ impl<'a> Tree<'a> {
             }
         }
 
-        // ProbCut: a good capture that beats beta by a margin in a much shallower search will
-        // almost surely beat beta in the full one. Skipped when the hash table already knows
-        // that the node stays below that bound at about that depth. Off by default (`PROBCUT`).
-        // Like null move, it trusts a shallow search, which zugzwang can fool: not with a
-        // single piece left (the Morphy mate `kbK5/pp6/1P6/8/8/8/8/R7 w` is lost otherwise).
-        if PROBCUT
-            && !pv_node
-            && !in_check
-            && excluded.is_none()
-            && depth >= PROBCUT_MIN_DEPTH
-            && beta.abs() < MATE_BOUND
-            && self.pos.pieces(us).len() - 1 > NULL_VERIFY_MAX_PIECES
-        {
-            let rbeta = (beta + PROBCUT_MARGIN).min(MATE_BOUND - 1);
-            let known_below =
-                hit.is_some_and(|h| h.depth >= depth - PROBCUT_REDUCTION && h.score < rbeta);
-            if !known_below {
-                if let Some(v) = self.probcut(frontier_eval, rbeta, depth, ply, cut_node) {
-                    return v;
-                }
-            }
-        }
-
         // Internal iterative reduction: without a hash move this node is probably less
         // important than its depth says, and the shallower search will supply one next time.
         if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
@@ -1046,7 +960,7 @@ impl<'a> Tree<'a> {
 
         let singular_ext = match hit {
             Some(h) if excluded.is_none() && !tt_move.is_none() => {
-                match self.singular(h, tt_move, depth, beta, ply, pv_node, cut_node) {
+                match self.singular(h, tt_move, depth, beta, ply, cut_node) {
                     Singular::Extend(e) => e,
                     Singular::MultiCut(v) => return v,
                 }
@@ -1086,11 +1000,10 @@ impl<'a> Tree<'a> {
             beta,
             pv_node,
             cut_node,
-            tt_capture: tt_move.is_capture(),
             tt_move,
             singular_ext,
             in_check,
-            eval: frontier_eval,
+            eval,
             improving,
             may_extend,
             prev,
@@ -1217,8 +1130,8 @@ impl<'a> Tree<'a> {
         if !in_check
             && (best_move.is_none() || best_move.is_quiet())
             && best.abs() < MATE_BOUND
-            && !(bound == Bound::Lower && best <= static_eval)
-            && !(bound == Bound::Upper && best >= static_eval)
+            && !(bound == Bound::Lower && best <= eval)
+            && !(bound == Bound::Upper && best >= eval)
         {
             if let Some(keys) = self.correction_key() {
                 self.history
@@ -1245,7 +1158,6 @@ impl<'a> Tree<'a> {
         depth: i32,
         beta: i32,
         ply: usize,
-        pv_node: bool,
         cut_node: bool,
     ) -> Singular {
         let usable = depth >= SINGULAR_MIN_DEPTH
@@ -1269,9 +1181,7 @@ impl<'a> Tree<'a> {
         if self.stopped {
             return Singular::Extend(0);
         }
-        if !pv_node && v < singular_beta.saturating_sub(SINGULAR_DOUBLE_MARGIN) {
-            Singular::Extend(SINGULAR_DOUBLE_EXTENSION)
-        } else if v < singular_beta {
+        if v < singular_beta {
             Singular::Extend(SINGULAR_EXTENSION)
         } else if singular_beta >= beta {
             Singular::MultiCut(singular_beta)
@@ -1326,7 +1236,6 @@ impl<'a> Tree<'a> {
                 }
             } else if !quiet
                 && d <= SEE_CAPTURE_DEPTH
-                && !self.spared_checking_capture(m, gives_check)
                 && !self.pos.see_ge(m, -SEE_CAPTURE_MARGIN * d)
             {
                 return Step::Pruned;
@@ -1336,11 +1245,7 @@ impl<'a> Tree<'a> {
         let prev = n.prev;
         let mut ext = 0;
         if n.may_extend {
-            if gives_check
-                && (!CHECK_EXTENSION_SAFE_ONLY
-                    || self.pos.see_ge(m, 0)
-                    || self.pos.gives_discovered_check(m))
-            {
+            if gives_check {
                 ext += CHECK_EXTENSION;
             }
             if m.is_capture() && prev.is_capture() && m.to() == prev.to() {
@@ -1357,14 +1262,10 @@ impl<'a> Tree<'a> {
             {
                 ext += PAWN_SEVENTH_EXTENSION;
             }
-            // A double singular extension is the one extension allowed past the cap.
-            let cap = if m == n.tt_move {
+            if m == n.tt_move {
                 ext += n.singular_ext;
-                EXTENSION_CAP.max(n.singular_ext)
-            } else {
-                EXTENSION_CAP
-            };
-            ext = ext.min(cap);
+            }
+            ext = ext.min(EXTENSION_CAP);
         }
         let new_depth = depth - ONE_PLY + ext;
 
@@ -1394,15 +1295,6 @@ impl<'a> Tree<'a> {
                 if quiet && (m == n.killers[0] || m == n.killers[1]) {
                     r = (r - ONE_PLY).max(0);
                 }
-                // Expected cut nodes and quiets after a capturing hash move are less likely
-                // to matter (both 0 by default: unscreened).
-                if n.cut_node {
-                    r += LMR_CUT_NODE;
-                }
-                if quiet && n.tt_capture {
-                    r += LMR_TT_CAPTURE;
-                }
-                r = r.clamp(0, (depth - 2 * ONE_PLY).max(0));
             }
             let mut s = if r > 0 {
                 -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, ply + 1, true)
@@ -1412,14 +1304,12 @@ impl<'a> Tree<'a> {
             let mut full_depth = new_depth;
             if s > alpha && r > 0 {
                 // The reduced search's margin over the best so far sizes the re-search: far
-                // above it, a ply deeper; barely above, a ply shallower (`LMR_DEEPER_SHALLOWER`).
-                if LMR_DEEPER_SHALLOWER {
-                    let deeper = LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * (new_depth / ONE_PLY);
-                    if s > best + deeper {
-                        full_depth += ONE_PLY;
-                    } else if s < best + LMR_SHALLOWER_MARGIN {
-                        full_depth -= ONE_PLY;
-                    }
+                // above it, a ply deeper; barely above, a ply shallower.
+                let deeper = LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * (new_depth / ONE_PLY);
+                if s > best + deeper {
+                    full_depth += ONE_PLY;
+                } else if s < best + LMR_SHALLOWER_MARGIN {
+                    full_depth -= ONE_PLY;
                 }
                 if full_depth > new_depth - r {
                     s = -self.alpha_beta(-alpha - 1, -alpha, full_depth, ply + 1, !n.cut_node);
@@ -1460,8 +1350,7 @@ impl<'a> Tree<'a> {
 
     /// May the root share its remaining moves now?
     fn may_split_root(&self, depth: i32) -> bool {
-        SPLIT_AT_ROOT
-            && self.job.threads > 1
+        self.job.threads > 1
             && depth >= SPLIT_MIN_DEPTH
             && self.job.idle.load(Ordering::Relaxed) > 0
     }
@@ -1733,21 +1622,13 @@ impl<'a> Tree<'a> {
         self.job.idle.fetch_sub(1, Ordering::Relaxed);
     }
 
-    /// The correction history's keys for this position: its pawn key and each colour's key of
-    /// its other pieces, or none without pawns.
+    /// The correction history's key for this position: its pawn key, or none without pawns.
     /// Every pawnless position shares one pawn key, so an entry learnt in one pawnless ending
     /// would shift the evaluation of all others (it broke the KBNK mate, whose recogniser's
     /// gradient toward the corner must stay as it is).
     #[inline]
-    fn correction_key(&self) -> Option<CorrectionKeys> {
-        (self.pos.kind_set(Kind::Pawn) != 0).then(|| CorrectionKeys {
-            pawn: self.pos.pawn_key(),
-            non_pawn: if CORRECTION_NON_PAWN_WEIGHT != 0 {
-                Colour::BOTH.map(|c| self.pos.non_pawn_key(c))
-            } else {
-                [0; 2]
-            },
-        })
+    fn correction_key(&self) -> Option<u64> {
+        (self.pos.kind_set(Kind::Pawn) != 0).then(|| self.pos.pawn_key())
     }
 
     /// The static evaluation `raw` plus what the correction history has learnt about this
@@ -1761,56 +1642,6 @@ impl<'a> Tree<'a> {
                 .corrected(self.pos.side_to_move(), keys, raw),
             None => raw,
         }
-    }
-
-    /// ProbCut's captures, most valuable victim first, each good enough by SEE to lift the
-    /// static evaluation to `rbeta`: a quiescence search against `rbeta` first, then, when that
-    /// holds, a search `PROBCUT_REDUCTION` shallower. The first that stays at or above `rbeta`
-    /// gives the node's score.
-    fn probcut(
-        &mut self,
-        eval: i32,
-        rbeta: i32,
-        depth: i32,
-        ply: usize,
-        cut_node: bool,
-    ) -> Option<i32> {
-        let ci = self.pos.check_info();
-        let mut list = MoveList::new();
-        self.pos.generate(GenType::Captures, &mut list);
-        let history = &self.history;
-        list.as_mut_slice().sort_by_key(|&m| {
-            std::cmp::Reverse(if PROBCUT_CAPTURE_HISTORY {
-                capture_order(m, history)
-            } else {
-                mvv_lva(m)
-            })
-        });
-        for &m in list.iter() {
-            if !self.pos.is_legal(m, &ci) || !self.pos.see_ge(m, rbeta - eval) {
-                continue;
-            }
-            self.moves[ply] = m;
-            self.pos.make(m);
-            let mut v = -self.quiescence(-rbeta, -rbeta + 1, ply + 1, 0);
-            if v >= rbeta {
-                v = -self.alpha_beta(
-                    -rbeta,
-                    -rbeta + 1,
-                    depth - PROBCUT_REDUCTION - ONE_PLY,
-                    ply + 1,
-                    !cut_node,
-                );
-            }
-            self.pos.unmake();
-            if self.stopped {
-                return Some(0);
-            }
-            if v >= rbeta {
-                return Some(v);
-            }
-        }
-        None
     }
 
     fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
@@ -1879,9 +1710,7 @@ impl<'a> Tree<'a> {
                 {
                     continue;
                 }
-                if !self.pos.see_ge(m, 0)
-                    && (qply >= QS_SEE_CHECK_PLIES || !self.pos.gives_check(m))
-                {
+                if !self.pos.see_ge(m, 0) {
                     continue;
                 }
             }

@@ -28,20 +28,6 @@ const UNSTABLE_STRETCH: u64 = 400;
 const FAIL_LOW_STRETCH: u64 = 600;
 /// The soft budget can at most be stretched to this many per mille.
 const MAX_STRETCH: u64 = 2_500;
-/// Shortening (per mille of the soft budget) for each iteration the best move has stayed the
-/// same, up to `STABLE_MAX_ITERATIONS`: a move that survives several deeper searches rarely
-/// changes in one more, so the time is better kept for later moves. 0: off (not yet screened
-/// by games; branch `search4` plays 60).
-const STABLE_SHRINK: u64 = 0;
-const STABLE_MAX_ITERATIONS: u32 = 5;
-/// When the best move's subtree holds more than `NODE_SHARE_FULL` per mille of the last
-/// iteration's nodes the budget shrinks by the excess times `NODE_SHARE_SHRINK` / 1000: the
-/// alternatives were refuted cheaply.
-const NODE_SHARE_FULL: u64 = 500;
-/// 0: off until games accept it (branch `search4` plays 800).
-const NODE_SHARE_SHRINK: u64 = 0;
-/// Shortening never takes the soft budget below this many per mille.
-const MIN_STRETCH: u64 = 450;
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 
 #[derive(Clone, Debug)]
@@ -121,22 +107,14 @@ impl TimeManager {
     }
 
     /// Called after each iteration: `changes` best-move changes in it, `fail_low` when the score
-    /// dropped below the previous iteration's window, `stable` completed iterations in a row
-    /// with the same best move, `node_share` the best move's share of the iteration's root nodes
-    /// (per mille). Instability and fail-lows stretch the budget; a stable best move that took
-    /// most of the nodes shortens it.
-    pub fn adjust(&mut self, best_move_changes: u32, fail_low: bool, stable: u32, node_share: u64) {
+    /// dropped below the previous iteration's window. Instability and fail-lows stretch the
+    /// budget.
+    pub fn adjust(&mut self, best_move_changes: u32, fail_low: bool) {
         let mut stretch = 1000 + UNSTABLE_STRETCH * best_move_changes.min(3) as u64;
         if fail_low {
             stretch += FAIL_LOW_STRETCH;
         }
-        let stable_cut = STABLE_SHRINK * stable.min(STABLE_MAX_ITERATIONS) as u64;
-        let share_cut =
-            node_share.min(1000).saturating_sub(NODE_SHARE_FULL) * NODE_SHARE_SHRINK / 1000;
-        let shorten = 1000u64
-            .saturating_sub(stable_cut + share_cut)
-            .max(MIN_STRETCH);
-        self.stretch = (stretch * shorten / 1000).clamp(MIN_STRETCH, MAX_STRETCH);
+        self.stretch = stretch.min(MAX_STRETCH);
     }
 
     /// Time left before the hard deadline (None: no deadline).
@@ -167,18 +145,14 @@ mod tests {
     }
 
     #[test]
-    fn stable_best_move_with_most_nodes_shortens_the_budget() {
+    fn instability_and_fail_lows_stretch_the_budget() {
         let mut tm = TimeManager::new(&Limits::move_time(1000), 0, false);
-        tm.adjust(0, false, 0, 300);
+        tm.adjust(0, false);
         assert_eq!(tm.stretch, 1000);
-        tm.adjust(0, false, 3, 900);
-        assert!(tm.stretch <= 1000 && tm.stretch >= MIN_STRETCH);
-        assert_eq!(
-            tm.stretch,
-            1000 - (3 * STABLE_SHRINK + 400 * NODE_SHARE_SHRINK / 1000)
-        );
-        tm.adjust(2, true, 0, 200);
+        tm.adjust(2, true);
         assert!(tm.stretch > 1000 && tm.stretch <= MAX_STRETCH);
+        tm.adjust(5, true);
+        assert_eq!(tm.stretch, 1000 + 3 * UNSTABLE_STRETCH + FAIL_LOW_STRETCH);
     }
 
     #[test]
