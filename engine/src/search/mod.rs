@@ -11,7 +11,9 @@ pub mod history;
 pub mod limits;
 pub mod params;
 pub mod picker;
+mod quiescence;
 pub mod searcher;
+pub mod shared;
 pub mod smp;
 pub mod strength;
 pub mod time;
@@ -26,12 +28,13 @@ use crate::moves::Move;
 
 pub use limits::Limits;
 pub use params::{INFINITY, MATE, MATE_BOUND};
-pub use smp::SmpStats;
+pub use shared::SmpStats;
 pub use tt::{Bound, TranspositionTable};
 
 use history::History;
 use searcher::Search;
-use smp::{Job, Pool};
+use shared::Job;
+use smp::Pool;
 
 /// Flags shared between the thread that runs a search and the threads that control it.
 #[derive(Debug, Default)]

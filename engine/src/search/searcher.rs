@@ -2,18 +2,14 @@
 //! windows, the root move list, reports and the clock. `Tree` is the per-thread search context
 //! (typhoon's searcher thread context: position, move and eval stacks, PV, node counter, the
 //! thread's own evaluator and killers, the shared or its own history, the split point it works
-//! under) and walks the tree: PVS alpha-beta with extensions, reductions and pruning,
-//! quiescence at the leaves, and the YBW split loop shared by a split point's owner and its
-//! helpers (see `smp.rs`).
+//! under) and walks the tree: PVS alpha-beta with extensions, reductions and pruning.
+//! Quiescence at the leaves is in `quiescence.rs`; the YBW split loop that a split point's
+//! owner and its helpers share, in `smp.rs`.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 
-use crossbeam_utils::{Backoff, CachePadded};
-use parking_lot::Mutex;
-
-use crate::board::attacks::CheckInfo;
 use crate::board::see::SEE_VALUES;
 use crate::board::Position;
 use crate::eval::Evaluator;
@@ -24,7 +20,7 @@ use super::history::{Context, History, Killers};
 use super::limits::Limits;
 use super::params::*;
 use super::picker::Picker;
-use super::smp::{Job, NodeInfo, RootResult, SplitPoint, SplitState};
+use super::shared::{Job, NodeInfo, SplitPoint};
 use super::strength::{self, Candidate};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable, TtHit};
@@ -117,40 +113,40 @@ pub struct Search<'a> {
 /// A thread's search context.
 pub struct Tree<'a> {
     /// 0 for the main thread.
-    id: usize,
-    job: &'a Job,
-    tt: &'a TranspositionTable,
-    eval: &'a mut Evaluator,
-    history: &'a History,
-    killers: Box<Killers>,
-    main: Option<MainCtl<'a>>,
-    pos: Position,
+    pub(super) id: usize,
+    pub(super) job: &'a Job,
+    pub(super) tt: &'a TranspositionTable,
+    pub(super) eval: &'a mut Evaluator,
+    pub(super) history: &'a History,
+    pub(super) killers: Box<Killers>,
+    pub(super) main: Option<MainCtl<'a>>,
+    pub(super) pos: Position,
     /// Unwind now: the search was stopped, or a split point above was cut off.
-    stopped: bool,
-    nodes: u64,
-    seldepth: i32,
-    root_depth: i32,
+    pub(super) stopped: bool,
+    pub(super) nodes: u64,
+    pub(super) seldepth: i32,
+    pub(super) root_depth: i32,
     /// Triangular PV: `pv[ply][ply..pv_len[ply]]` is the best line found from `ply`.
-    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
+    pub(super) pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pub(super) pv_len: [usize; MAX_PLY + 1],
     /// Static evaluation per ply (for "improving"); `-INFINITY` when in check.
-    evals: [i32; MAX_PLY + 2],
+    pub(super) evals: [i32; MAX_PLY + 2],
     /// Move made at each ply (`Move::NONE` for a null move).
-    moves: [Move; MAX_PLY + 2],
+    pub(super) moves: [Move; MAX_PLY + 2],
     /// The move a singular-extension search leaves out at each ply (`Move::NONE`: none).
-    excluded: [Move; MAX_PLY + 2],
+    pub(super) excluded: [Move; MAX_PLY + 2],
     /// The innermost split point this thread works under (owner or helper).
-    split: Option<Arc<SplitPoint>>,
+    pub(super) split: Option<Arc<SplitPoint>>,
     /// Split points this thread owns on its stack.
-    splits_owned: usize,
+    pub(super) splits_owned: usize,
     /// A draw's score for the root's side to move (contempt); `draw_score` flips it by ply.
-    root_draw: i32,
+    pub(super) root_draw: i32,
     /// Nodes between polls, minus one (finer under a node rate).
-    poll_mask: u64,
+    pub(super) poll_mask: u64,
     /// A move picker per ply, made on first use and restarted at each node there (a new
     /// picker would zero its 3 KB of buffers at every node). A node takes its ply's picker
     /// and puts it back after its move loop; one that returns early (a stop) drops it.
-    pickers: Vec<Option<Box<Picker>>>,
+    pub(super) pickers: Vec<Option<Box<Picker>>>,
 }
 
 /// What the singular-extension test decided for the hash move.
@@ -162,17 +158,11 @@ enum Singular {
 }
 
 /// What became of one move of a node's move loop.
-enum Step {
+pub(super) enum Step {
     Searched(i32),
     Pruned,
     /// Pruned, and so will every later quiet move be.
     PrunedQuiets,
-}
-
-/// A node's results after a split: the loop's variables, brought up to date.
-struct AfterSplit {
-    best: i32,
-    best_move: Move,
 }
 
 /// Is the pawn of `c` on `sq` passed (no enemy pawn ahead on its own or a neighbouring file)?
@@ -691,7 +681,7 @@ impl<'a> Tree<'a> {
 
     /// Must this thread unwind: the search is over, or a split point it works under (or one
     /// above that) has been cut off?
-    fn must_unwind(&self) -> bool {
+    pub(super) fn must_unwind(&self) -> bool {
         self.job.aborted() || self.split.as_ref().is_some_and(|sp| sp.cut_here_or_above())
     }
 
@@ -736,20 +726,20 @@ impl<'a> Tree<'a> {
     }
 
     /// The picker of `ply`, made if this ply has none yet (or beyond the stack).
-    fn take_picker(&mut self, ply: usize) -> Box<Picker> {
+    pub(super) fn take_picker(&mut self, ply: usize) -> Box<Picker> {
         self.pickers
             .get_mut(ply)
             .and_then(Option::take)
             .unwrap_or_else(|| Box::new(Picker::empty()))
     }
 
-    fn put_picker(&mut self, ply: usize, picker: Box<Picker>) {
+    pub(super) fn put_picker(&mut self, ply: usize, picker: Box<Picker>) {
         if let Some(slot) = self.pickers.get_mut(ply) {
             *slot = Some(picker);
         }
     }
 
-    fn update_pv(&mut self, ply: usize, m: Move) {
+    pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
         self.pv[ply][ply] = m;
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         for i in ply + 1..child_len {
@@ -761,7 +751,7 @@ impl<'a> Tree<'a> {
     /// Common entry of every node: counts it, and answers at once when the search is stopped,
     /// the position is drawn by rule, or the ply limit is reached.
     #[inline]
-    fn enter_node(&mut self, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    pub(super) fn enter_node(&mut self, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
         self.count_node(ply);
         // Under a split point a cutoff above must stop this thread at once.
         if self.split.is_some() && !self.stopped && self.must_unwind() {
@@ -796,7 +786,7 @@ impl<'a> Tree<'a> {
 
     /// The hash move of a probe, when it fits this position.
     #[inline]
-    fn hash_move(&self, hit: Option<TtHit>) -> Move {
+    pub(super) fn hash_move(&self, hit: Option<TtHit>) -> Move {
         hit.map(|h| h.mv)
             .filter(|&m| self.pos.is_pseudo_legal(m))
             .unwrap_or(Move::NONE)
@@ -817,6 +807,23 @@ impl<'a> Tree<'a> {
 
     /// `cut_node`: a non-PV node expected to fail high (the zero-window child of a move that
     /// is expected to fail low), as in the usual PV/cut/all node classification.
+    ///
+    /// The steps, numbered as the `// Step N.` comments below:
+    ///  1. Leaves go to quiescence; stop, draw by rule and ply limit.
+    ///  2. Mate distance pruning.
+    ///  3. Proven draws of the endgame recognisers.
+    ///  4. Transposition table probe and cutoff.
+    ///  5. Static evaluation, corrected by the correction history; "improving".
+    ///  6. Reverse futility pruning.
+    ///  7. Razoring.
+    ///  8. Null move, verified where zugzwang is likely.
+    ///  9. Internal iterative reduction.
+    /// 10. Singular extension test of the hash move (and multi-cut).
+    /// 11. Node-wide extensions (single reply, mate threat) and the move picker.
+    /// 12. Move loop: each move pruned or searched (`search_move`), cutoffs teaching the
+    ///     history and killers; a split into the YBW parallel search when a thread is idle.
+    /// 13. Mate, stalemate, and nodes whose every move was pruned.
+    /// 14. Correction history update and the hash store.
     fn alpha_beta(
         &mut self,
         mut alpha: i32,
@@ -825,6 +832,8 @@ impl<'a> Tree<'a> {
         ply: usize,
         cut_node: bool,
     ) -> i32 {
+        // Step 1. Quiescence below a ply of depth; the common entry answers stops, draws by
+        // rule and the ply limit before any work.
         if depth < ONE_PLY {
             return self.quiescence(alpha, beta, ply, 0);
         }
@@ -833,19 +842,20 @@ impl<'a> Tree<'a> {
         }
         let pv_node = beta - alpha > 1;
         let in_check = self.pos.in_check();
-        // Mate distance pruning: no line from here can beat a mate already found nearer the root.
+        // Step 2. Mate distance pruning: no line from here can beat a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
             return alpha;
         }
-        // Endgame recognisers: a proven draw (KPK, wrong rook-pawn bishop) is this node's exact
+        // Step 3. Endgame recognisers: a proven draw (KPK, wrong rook-pawn bishop) is this node's exact
         // score. Only proven draws: known wins and drawish scales are estimates. The root never
         // comes here (it must still choose a move).
         if crate::eval::endgame::proven_draw(&self.pos) {
             return self.draw_score(ply);
         }
 
+        // Step 4. Hash probe. Only non-PV nodes take a cutoff, so the PV stays whole.
         let key = self.pos.key();
         if !in_check {
             self.eval.touch(&self.pos);
@@ -861,6 +871,7 @@ impl<'a> Tree<'a> {
             }
         }
 
+        // Step 5. Static evaluation.
         let us = self.pos.side_to_move();
         // The hash table keeps the raw evaluation; what the searches have taught about this
         // pawn structure (the correction history) is added on every use.
@@ -883,7 +894,7 @@ impl<'a> Tree<'a> {
         let mut mate_threat = false;
         if !pv_node && !in_check {
             let d = depth / ONE_PLY;
-            // Reverse futility: far above beta with little depth left, the node will hold,
+            // Step 6. Reverse futility: far above beta with little depth left, the node will hold,
             // unless the enemy queen has just come to bear on our king: a sacrifice there
             // (WAC.001's Qg6) can leave us far ahead on material and mated, which no static
             // margin prices. (Tested only just after a queen move, so that reverse
@@ -895,14 +906,15 @@ impl<'a> Tree<'a> {
             {
                 return eval;
             }
-            // Razoring: hopeless at the frontier unless a capture saves it.
+            // Step 7. Razoring: hopeless at the frontier unless a capture saves it.
             if d <= RAZOR_DEPTH && excluded.is_none() && eval + RAZOR_MARGIN * d < alpha {
                 let q = self.quiescence(alpha, beta, ply, 0);
                 if q < alpha {
                     return q;
                 }
             }
-            // Adaptive null move.
+            // Step 8. Adaptive null move: if passing still beats beta, a real move will too,
+            // except in zugzwang.
             if depth >= NULL_MIN_DEPTH
                 && excluded.is_none()
                 && eval >= beta
@@ -952,12 +964,14 @@ impl<'a> Tree<'a> {
             }
         }
 
-        // Internal iterative reduction: without a hash move this node is probably less
+        // Step 9. Internal iterative reduction: without a hash move this node is probably less
         // important than its depth says, and the shallower search will supply one next time.
         if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
             depth -= ONE_PLY;
         }
 
+        // Step 10. Singular extension: a hash move far better than every other deserves
+        // more depth; several moves above beta let the node fail high at once.
         let singular_ext = match hit {
             Some(h) if excluded.is_none() && !tt_move.is_none() => {
                 match self.singular(h, tt_move, depth, beta, ply, cut_node) {
@@ -968,6 +982,7 @@ impl<'a> Tree<'a> {
             _ => 0,
         };
 
+        // Step 11. A forced reply or a mate threat makes the whole node more critical.
         let ci = self.pos.check_info();
         if in_check && self.pos.legal_moves().len() == 1 {
             depth += SINGLE_REPLY_EXTENSION;
@@ -1011,6 +1026,7 @@ impl<'a> Tree<'a> {
             killers,
         };
 
+        // Step 12. The move loop.
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = Move::NONE;
@@ -1106,6 +1122,8 @@ impl<'a> Tree<'a> {
         }
         self.put_picker(ply, picker);
 
+        // Step 13. No legal move is mate or stalemate; no searched move bounds the node by
+        // alpha.
         if legal == 0 {
             return if !excluded.is_none() {
                 // Only the left-out move was legal: nothing else reaches the singular bound.
@@ -1123,6 +1141,7 @@ impl<'a> Tree<'a> {
         if !excluded.is_none() {
             return best;
         }
+        // Step 14. The result teaches the correction history and goes into the hash table.
         let bound = Bound::of(best, original_alpha, beta);
         // The result teaches the correction history when it says where the true score lies
         // relative to the evaluation: exact, or a bound on the far side of it. Positions won
@@ -1196,7 +1215,7 @@ impl<'a> Tree<'a> {
     /// with a re-search when a reduced or null-window search beats alpha). `legal` counts this
     /// move; `searched` moves came before it; `best` and `alpha` are the node's so far.
     #[allow(clippy::too_many_arguments)]
-    fn search_move(
+    pub(super) fn search_move(
         &mut self,
         n: &NodeInfo,
         m: Move,
@@ -1348,280 +1367,6 @@ impl<'a> Tree<'a> {
         s
     }
 
-    /// May the root share its remaining moves now?
-    fn may_split_root(&self, depth: i32) -> bool {
-        self.job.threads > 1
-            && depth >= SPLIT_MIN_DEPTH
-            && self.job.idle.load(Ordering::Relaxed) > 0
-    }
-
-    /// Is this node worth sharing now? Deep enough, its eldest brothers searched (one at a
-    /// PV node, a few at an expected ALL node — just one when an owner above waits idle for
-    /// this thread), and a thread is looking for work.
-    fn may_split(&self, n: &NodeInfo, searched: usize) -> bool {
-        let all_moves = || {
-            let owner_idle = self
-                .split
-                .as_ref()
-                .is_some_and(|sp| sp.owner_waiting_here_or_above());
-            if owner_idle {
-                SPLIT_ALL_MOVES_OWNER_WAITING
-            } else {
-                SPLIT_ALL_MOVES
-            }
-        };
-        self.job.threads > 1
-            && n.depth >= SPLIT_MIN_DEPTH
-            && searched
-                >= if n.pv_node {
-                    SPLIT_PV_MOVES
-                } else {
-                    all_moves()
-                }
-            && self.splits_owned < SPLIT_MAX_PER_THREAD
-            && self.job.idle.load(Ordering::Relaxed) > 0
-    }
-
-    /// Turns this node into a split point: its remaining legal moves, in the picker's order,
-    /// go into a shared list; this thread searches them with whichever helpers join, then
-    /// waits for (and helps) its helpers, and returns the node's result.
-    fn split(
-        &mut self,
-        n: &NodeInfo,
-        picker: &mut Picker,
-        ci: &CheckInfo,
-        so_far: (i32, i32, Move),
-        legal: usize,
-        searched: usize,
-    ) -> AfterSplit {
-        let mut moves = Vec::new();
-        while let Some(m) = picker.next(&self.pos, self.history, ci) {
-            if self.pos.is_legal(m, ci) {
-                moves.push((m, picker.in_bad_captures()));
-            }
-        }
-        if moves.is_empty() {
-            return AfterSplit {
-                best: so_far.1,
-                best_move: so_far.2,
-            };
-        }
-        let counts = (legal, searched, picker.skip_quiets);
-        self.split_with(n, moves, so_far, counts).0
-    }
-
-    /// The split itself, for a list of `moves` still to search (each with "bad capture"), given
-    /// the node's (alpha, best, best move) and (legal moves, searched moves, quiets pruned) so
-    /// far. Also returns, at the root, the moves that raised alpha.
-    fn split_with(
-        &mut self,
-        n: &NodeInfo,
-        moves: Vec<(Move, bool)>,
-        (alpha, best, best_move): (i32, i32, Move),
-        (legal, searched, skip_quiets): (usize, usize, bool),
-    ) -> (AfterSplit, Vec<RootResult>) {
-        let ply = n.ply;
-        let pv = if n.pv_node {
-            self.pv[ply][ply..self.pv_len[ply].max(ply)].to_vec()
-        } else {
-            Vec::new()
-        };
-        let sp = Arc::new(SplitPoint {
-            node: n.clone(),
-            pos: self.pos.clone(),
-            path_moves: self.moves[..=ply].to_vec(),
-            path_evals: self.evals[..=ply].to_vec(),
-            root_depth: self.root_depth,
-            killers: self.killers.as_ref().clone(),
-            parent: self.split.clone(),
-            cutoff: CachePadded::new(AtomicBool::new(false)),
-            owner_waiting: CachePadded::new(AtomicBool::new(false)),
-            state: CachePadded::new(Mutex::new(SplitState {
-                moves,
-                next: 0,
-                legal,
-                searched,
-                alpha,
-                best,
-                best_move,
-                pv,
-                root_results: Vec::new(),
-                skip_quiets,
-                helpers: 0,
-                closed: false,
-            })),
-        });
-        self.job.publish(&sp);
-        let outer = self.split.replace(sp.clone());
-        self.splits_owned += 1;
-        self.split_loop(&sp);
-        sp.state.lock().closed = true;
-        self.wait_for_helpers(&sp);
-        self.job.withdraw(&sp);
-        self.splits_owned -= 1;
-        self.split = outer;
-        self.stopped = self.must_unwind();
-        let mut st = sp.state.lock();
-        if n.pv_node {
-            let len = st.pv.len().min(MAX_PLY + 1 - ply);
-            self.pv[ply][ply..ply + len].copy_from_slice(&st.pv[..len]);
-            self.pv_len[ply] = ply + len;
-        }
-        let after = AfterSplit {
-            best: st.best,
-            best_move: st.best_move,
-        };
-        (after, std::mem::take(&mut st.root_results))
-    }
-
-    /// Takes moves from a split point and searches them until none is left or the split point
-    /// is cut off; used by the owner and by its helpers alike.
-    fn split_loop(&mut self, sp: &Arc<SplitPoint>) {
-        let n = &sp.node;
-        while !self.stopped {
-            let (m, bad_capture, legal, searched, alpha, best) = {
-                let mut st = sp.state.lock();
-                if sp.cutoff.load(Ordering::Relaxed) {
-                    break;
-                }
-                let mut taken = None;
-                while st.next < st.moves.len() {
-                    let (m, bad) = st.moves[st.next];
-                    st.next += 1;
-                    if !(st.skip_quiets && m.is_quiet()) {
-                        taken = Some((m, bad));
-                        break;
-                    }
-                }
-                let Some((m, bad)) = taken else {
-                    break;
-                };
-                st.legal += 1;
-                (m, bad, st.legal, st.searched, st.alpha, st.best)
-            };
-            let score = match self.search_move(n, m, legal, searched, bad_capture, alpha, best) {
-                Step::Searched(score) => score,
-                Step::Pruned => continue,
-                Step::PrunedQuiets => {
-                    sp.state.lock().skip_quiets = true;
-                    continue;
-                }
-            };
-            if self.stopped {
-                break;
-            }
-            let mut st = sp.state.lock();
-            st.searched += 1;
-            if n.root && score > st.alpha {
-                let mut pv = vec![m];
-                pv.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
-                let seldepth = self.seldepth;
-                st.root_results.push(RootResult {
-                    mv: m,
-                    score,
-                    pv,
-                    seldepth,
-                });
-            }
-            if score > st.best {
-                st.best = score;
-                if score > st.alpha {
-                    st.best_move = m;
-                    if n.pv_node {
-                        let ply = n.ply;
-                        st.pv.clear();
-                        st.pv.push(m);
-                        let child_len = self.pv_len[ply + 1].max(ply + 1);
-                        st.pv
-                            .extend_from_slice(&self.pv[ply + 1][ply + 1..child_len]);
-                    }
-                    if score >= n.beta {
-                        sp.cutoff.store(true, Ordering::Relaxed);
-                        self.job.split_cutoffs.fetch_add(1, Ordering::Relaxed);
-                        break;
-                    }
-                    st.alpha = score;
-                }
-            }
-        }
-    }
-
-    /// The owner of a split point without moves left waits for its helpers, and meanwhile
-    /// helps them: it joins split points below its own (never any other, so it is free the
-    /// moment its own helpers finish).
-    fn wait_for_helpers(&mut self, sp: &Arc<SplitPoint>) {
-        let backoff = Backoff::new();
-        let mut since = Instant::now();
-        self.job.idle.fetch_add(1, Ordering::Relaxed);
-        sp.owner_waiting.store(true, Ordering::Relaxed);
-        while sp.state.lock().helpers > 0 {
-            if self.help_once(Some(sp), &mut since) {
-                backoff.reset();
-            } else {
-                backoff.snooze();
-            }
-        }
-        sp.owner_waiting.store(false, Ordering::Relaxed);
-        self.job.add_idle(since);
-        self.job.idle.fetch_sub(1, Ordering::Relaxed);
-    }
-
-    /// Works at another thread's split point (this thread is already counted among its
-    /// helpers), then leaves it; the thread's own position and stacks are kept aside.
-    fn work_at(&mut self, sp: &Arc<SplitPoint>) {
-        let ply = sp.node.ply;
-        let saved_pos = std::mem::replace(&mut self.pos, sp.pos.clone());
-        let saved_moves = self.moves;
-        let saved_evals = self.evals;
-        let saved_root_depth = self.root_depth;
-        self.moves[..=ply].copy_from_slice(&sp.path_moves);
-        self.evals[..=ply].copy_from_slice(&sp.path_evals);
-        self.root_depth = sp.root_depth;
-        *self.killers = sp.killers.clone();
-        let outer = self.split.replace(sp.clone());
-        self.split_loop(sp);
-        sp.state.lock().helpers -= 1;
-        self.split = outer;
-        self.stopped = self.must_unwind();
-        self.pos = saved_pos;
-        self.moves = saved_moves;
-        self.evals = saved_evals;
-        self.root_depth = saved_root_depth;
-    }
-
-    /// An idle thread's step: joins a split point (below `under`, if given) and works there,
-    /// counting the time since `since` as idle and restarting that clock; false when no split
-    /// point had work.
-    fn help_once(&mut self, under: Option<&Arc<SplitPoint>>, since: &mut Instant) -> bool {
-        let Some(sp) = self.job.find_work(under, SPLIT_MAX_HELPERS) else {
-            return false;
-        };
-        self.job.add_idle(*since);
-        self.job.idle.fetch_sub(1, Ordering::Relaxed);
-        self.work_at(&sp);
-        self.job.idle.fetch_add(1, Ordering::Relaxed);
-        *since = Instant::now();
-        true
-    }
-
-    /// A helper thread's life during one search: join split points until the search ends.
-    pub fn idle_loop(&mut self) {
-        let backoff = Backoff::new();
-        let mut since = Instant::now();
-        self.job.idle.fetch_add(1, Ordering::Relaxed);
-        while !self.job.done.load(Ordering::Acquire) {
-            if self.help_once(None, &mut since) {
-                backoff.reset();
-            } else if backoff.is_completed() {
-                std::thread::yield_now();
-            } else {
-                backoff.snooze();
-            }
-        }
-        self.job.add_idle(since);
-        self.job.idle.fetch_sub(1, Ordering::Relaxed);
-    }
-
     /// The correction history's key for this position: its pawn key, or none without pawns.
     /// Every pawnless position shares one pawn key, so an entry learnt in one pawnless ending
     /// would shift the evaluation of all others (it broke the KBNK mate, whose recogniser's
@@ -1634,7 +1379,7 @@ impl<'a> Tree<'a> {
     /// The static evaluation `raw` plus what the correction history has learnt about this
     /// pawn structure.
     #[inline]
-    fn corrected(&self, raw: i32) -> i32 {
+    pub(super) fn corrected(&self, raw: i32) -> i32 {
         match self.correction_key() {
             Some(keys) => self
                 .history
@@ -1642,107 +1387,5 @@ impl<'a> Tree<'a> {
                 .corrected(self.pos.side_to_move(), keys, raw),
             None => raw,
         }
-    }
-
-    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
-        if let Some(score) = self.enter_node(alpha, beta, ply) {
-            return score;
-        }
-        let in_check = self.pos.in_check();
-        let pv_node = beta - alpha > 1;
-        let key = self.pos.key();
-        let use_tt = qply < QS_TT_PLIES;
-        if !in_check {
-            self.eval.touch(&self.pos);
-        }
-        let hit = if use_tt {
-            self.tt.probe(key, ply)
-        } else {
-            None
-        };
-        let tt_move = self.hash_move(hit);
-        if let Some(h) = hit {
-            if !pv_node && h.cuts(alpha, beta) {
-                return h.score;
-            }
-        }
-
-        let original_alpha = alpha;
-        let stand_pat;
-        let raw_eval;
-        let mut best;
-        if in_check {
-            stand_pat = -INFINITY;
-            raw_eval = 0;
-            best = -MATE + ply as i32;
-        } else {
-            raw_eval = match hit {
-                Some(h) => h.eval,
-                None => self.eval.evaluate(&self.pos, alpha, beta),
-            };
-            stand_pat = self.corrected(raw_eval);
-            if stand_pat >= beta {
-                if use_tt && hit.is_none() {
-                    self.tt
-                        .store(key, Move::NONE, stand_pat, raw_eval, 0, Bound::Lower, ply);
-                }
-                return stand_pat;
-            }
-            alpha = alpha.max(stand_pat);
-            best = stand_pat;
-        }
-
-        let ci = self.pos.check_info();
-        let mut picker = self.take_picker(ply);
-        picker.start_quiescence(tt_move, in_check, qply < QS_CHECK_PLIES);
-        let mut best_move = Move::NONE;
-        while let Some(m) = picker.next(&self.pos, self.history, &ci) {
-            // The pruning tests come before the legality test: most captures they drop are
-            // never tested for legality at all (the order changes no result).
-            if !in_check {
-                // Delta pruning: the capture cannot lift the score to alpha, unless it checks
-                // (a checking capture can mate, as 1...fxg6 2.Nxg6# in WAC.001).
-                if m.is_capture()
-                    && !m.is_promotion()
-                    && stand_pat + SEE_VALUES[m.captured().kind_index() as usize] + DELTA_MARGIN
-                        <= alpha
-                    && !self.pos.gives_check(m)
-                {
-                    continue;
-                }
-                if !self.pos.see_ge(m, 0) {
-                    continue;
-                }
-            }
-            if !self.pos.is_legal(m, &ci) {
-                continue;
-            }
-            self.moves[ply] = m;
-            self.pos.make(m);
-            let score = -self.quiescence(-beta, -alpha, ply + 1, qply + 1);
-            self.pos.unmake();
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = m;
-                    if pv_node {
-                        self.update_pv(ply, m);
-                    }
-                    if score >= beta {
-                        break;
-                    }
-                    alpha = score;
-                }
-            }
-        }
-        self.put_picker(ply, picker);
-        if use_tt {
-            let bound = Bound::of(best, original_alpha, beta);
-            self.tt.store(key, best_move, best, raw_eval, 0, bound, ply);
-        }
-        best
     }
 }
