@@ -4,7 +4,10 @@
 //!
 //! Files: `params` (every tunable), `limits` (what a `go` asks for), `time` (deadlines), `tt`
 //! (transposition table), `history` (killers, counter moves, history), `picker` (staged move
-//! ordering), `searcher` (the per-search context: iterative deepening, alpha-beta, quiescence).
+//! ordering), `searcher` (the per-search context: iterative deepening, alpha-beta), `quiescence`,
+//! `smp` (the YBW split loop and the helper threads), `shared` (what the threads of a search
+//! share), `correction` (correction history), `strength` (the strength limit). Scores and
+//! mate helpers are in `crate::score`.
 
 pub mod correction;
 pub mod history;
@@ -26,8 +29,8 @@ use crate::board::Position;
 use crate::eval::{EvalStats, Evaluator};
 use crate::moves::Move;
 
+pub use crate::score::{mate_in, INFINITY, MATE, MATE_BOUND};
 pub use limits::Limits;
-pub use params::{INFINITY, MATE, MATE_BOUND};
 pub use shared::SmpStats;
 pub use tt::{Bound, TranspositionTable};
 
@@ -110,17 +113,6 @@ pub struct SearchResult {
     pub depth: i32,
     pub nodes: u64,
     pub time_ms: u64,
-}
-
-/// Moves to mate: positive when the side to move mates, negative when it is mated.
-pub fn mate_in(score: i32) -> Option<i32> {
-    if score >= MATE_BOUND {
-        Some((MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        Some(-(MATE + score) / 2)
-    } else {
-        None
-    }
 }
 
 /// Most search threads (the `Threads` option's maximum).

@@ -3,17 +3,11 @@
 
 /// Depth unit: a quarter ply, as typhoon counted, so extensions can be fractional.
 pub const ONE_PLY: i32 = 4;
-/// Deepest ply the search reaches (stacks are sized by it).
-pub const MAX_PLY: usize = 128;
 /// Deepest iteration iterative deepening starts, in whole plies.
 pub const MAX_DEPTH: i32 = 100;
 
-// ----- scores -----
-pub const INFINITY: i32 = 32_000;
-pub const MATE: i32 = 31_000;
-/// Scores beyond this are mates (or mated) within `MAX_PLY`.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-pub const DRAW: i32 = 0;
+// ----- scores (defined in `crate::score`) -----
+pub use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 /// A timed search that has proven a mate stops this many plies past the mate's length.
 pub const MATE_STOP_EXTRA_DEPTH: i32 = 4;
 
