@@ -17,7 +17,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use crate::types::Colour;
 
 use super::params::{
-    CORRECTION_ENTRIES, CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_MAX_WEIGHT,
+    param, CORRECTION_ENTRIES, CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_MAX_WEIGHT,
     CORRECTION_WEIGHT_SCALE, MATE_BOUND, ONE_PLY,
 };
 
@@ -63,10 +63,11 @@ impl Correction {
     /// `raw`: move the entry toward the difference, weighted by depth.
     pub fn update(&self, stm: Colour, pawn_key: u64, raw: i32, result: i32, depth: i32) {
         let target = ((result - raw) * CORRECTION_GRAIN).clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT);
-        let w = (depth / ONE_PLY + 1).min(CORRECTION_MAX_WEIGHT);
+        let w = (depth / ONE_PLY + 1).min(param!(CORRECTION_MAX_WEIGHT));
         let slot = self.slot(stm, pawn_key);
         let old = slot.load(Relaxed) as i32;
-        let new = (old * (CORRECTION_WEIGHT_SCALE - w) + target * w) / CORRECTION_WEIGHT_SCALE;
+        let new = (old * (param!(CORRECTION_WEIGHT_SCALE) - w) + target * w)
+            / param!(CORRECTION_WEIGHT_SCALE);
         slot.store(
             new.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) as i16,
             Relaxed,

@@ -21,6 +21,7 @@ pub mod smp;
 pub mod strength;
 pub mod time;
 pub mod tt;
+pub mod tune;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

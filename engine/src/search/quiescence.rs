@@ -16,7 +16,7 @@ impl Tree<'_> {
         let in_check = self.pos.in_check();
         let pv_node = beta - alpha > 1;
         let key = self.pos.key();
-        let use_tt = qply < QS_TT_PLIES;
+        let use_tt = qply < param!(QS_TT_PLIES);
         if !in_check {
             self.eval.touch(&self.pos);
         }
@@ -59,7 +59,7 @@ impl Tree<'_> {
 
         let ci = self.pos.check_info();
         let mut picker = self.take_picker(ply);
-        picker.start_quiescence(tt_move, in_check, qply < QS_CHECK_PLIES);
+        picker.start_quiescence(tt_move, in_check, qply < param!(QS_CHECK_PLIES));
         let mut best_move = Move::NONE;
         while let Some(m) = picker.next(&self.pos, self.history, &ci) {
             // The pruning tests come before the legality test: most captures they drop are
@@ -69,7 +69,9 @@ impl Tree<'_> {
                 // (a checking capture can mate, as 1...fxg6 2.Nxg6# in WAC.001).
                 if m.is_capture()
                     && !m.is_promotion()
-                    && stand_pat + SEE_VALUES[m.captured().kind_index() as usize] + DELTA_MARGIN
+                    && stand_pat
+                        + SEE_VALUES[m.captured().kind_index() as usize]
+                        + param!(DELTA_MARGIN)
                         <= alpha
                     && !self.pos.gives_check(m)
                 {

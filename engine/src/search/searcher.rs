@@ -7,7 +7,7 @@
 //! owner and its helpers share, in `smp.rs`.
 
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::board::see::SEE_VALUES;
@@ -34,17 +34,36 @@ const MAX_QUIETS_TRIED: usize = 64;
 /// position can have in practice).
 const MAX_CAPTURES_TRIED: usize = 64;
 
-/// LMR reductions in quarter plies, by depth in plies and move number.
-static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
+/// LMR reduction in quarter plies at `d` plies of depth for the `m`-th move (1-based).
+fn lmr_formula(d: usize, m: usize) -> i32 {
+    if d == 0 || m == 0 {
+        return 0;
+    }
+    let plies = param!(LMR_BASE) + (d as f64).ln() * (m as f64).ln() * param!(LMR_SCALE);
+    (plies * ONE_PLY as f64) as i32
+}
+
+/// `lmr_formula` tabled, by depth in plies and move number (0..64 each).
+#[cfg(not(feature = "tune"))]
+static LMR: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
     let mut t = [[0; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            let plies = LMR_BASE + (d as f64).ln() * (m as f64).ln() * LMR_SCALE;
-            *r = (plies * ONE_PLY as f64) as i32;
+    for (d, row) in t.iter_mut().enumerate() {
+        for (m, r) in row.iter_mut().enumerate() {
+            *r = lmr_formula(d, m);
         }
     }
     t
 });
+
+/// The LMR reduction: from the table, or under `tune` from the formula, so that a change of
+/// `LMR_BASE` or `LMR_SCALE` by `setoption` acts at once.
+#[inline]
+fn lmr(d: usize, m: usize) -> i32 {
+    #[cfg(not(feature = "tune"))]
+    return LMR[d][m];
+    #[cfg(feature = "tune")]
+    return lmr_formula(d, m);
+}
 
 #[derive(Clone, Debug)]
 struct RootMove {
@@ -293,8 +312,8 @@ impl<'a> Search<'a> {
             for pv_idx in 0..multipv {
                 self.tree.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = ASPIRATION_DELTA;
-                let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH {
+                let mut delta = param!(ASPIRATION_DELTA);
+                let (mut alpha, mut beta) = if depth >= param!(ASPIRATION_MIN_DEPTH) {
                     ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
                 } else {
                     (-INFINITY, INFINITY)
@@ -333,7 +352,7 @@ impl<'a> Search<'a> {
                         let it = self.iteration_report(pv_idx, bound);
                         reporter(&Report::Iteration(&it));
                     }
-                    delta = delta * ASPIRATION_GROW_NUM / ASPIRATION_GROW_DEN;
+                    delta = delta * param!(ASPIRATION_GROW_NUM) / param!(ASPIRATION_GROW_DEN);
                 }
                 if self.tree.stopped {
                     break;
@@ -376,7 +395,7 @@ impl<'a> Search<'a> {
             if ctl.tm.has_deadline()
                 && !ctl.pondering
                 && best.abs() >= MATE_BOUND
-                && depth > MATE - best.abs() + MATE_STOP_EXTRA_DEPTH
+                && depth > MATE - best.abs() + param!(MATE_STOP_EXTRA_DEPTH)
             {
                 break;
             }
@@ -471,7 +490,11 @@ impl<'a> Search<'a> {
             let nodes_before = self.tree.nodes;
             let score = if i == pv_idx {
                 let gives_check = self.tree.pos.gives_check(m);
-                let ext = if gives_check { CHECK_EXTENSION } else { 0 };
+                let ext = if gives_check {
+                    param!(CHECK_EXTENSION)
+                } else {
+                    0
+                };
                 self.tree.moves[0] = m;
                 self.tree.pos.make(m);
                 let s = -self
@@ -695,7 +718,7 @@ impl<'a> Tree<'a> {
             return crate::eval::king::queen_bears_on_king(&self.pos, moved.colour());
         }
         (moved.is_kind(Kind::Rook) || moved.is_kind(Kind::Knight) || moved.is_kind(Kind::Bishop))
-            && excess >= RFP_THREAT_EXCESS
+            && excess >= param!(RFP_THREAT_EXCESS)
             && crate::eval::king::piece_bears_on_king(&self.pos, prev.to())
     }
 
@@ -711,17 +734,17 @@ impl<'a> Tree<'a> {
         history: i32,
     ) -> i32 {
         let d = ((depth / ONE_PLY) as usize).min(63);
-        let mut r = LMR[d][count.min(63)];
+        let mut r = lmr(d, count.min(63));
         if pv {
             r -= ONE_PLY;
         }
         if !improving {
-            r += LMR_NOT_IMPROVING;
+            r += param!(LMR_NOT_IMPROVING);
         }
         if gives_check {
             r -= ONE_PLY;
         }
-        r -= history / LMR_HISTORY_DIVISOR;
+        r -= history / param!(LMR_HISTORY_DIVISOR);
         r.clamp(0, (depth - 2 * ONE_PLY).max(0))
     }
 
@@ -899,15 +922,18 @@ impl<'a> Tree<'a> {
             // (WAC.001's Qg6) can leave us far ahead on material and mated, which no static
             // margin prices. (Tested only just after a queen move, so that reverse
             // futility fires almost as often as before.)
-            if d <= REVERSE_FUTILITY_DEPTH
+            if d <= param!(REVERSE_FUTILITY_DEPTH)
                 && eval.abs() < MATE_BOUND
-                && eval - REVERSE_FUTILITY_MARGIN * (d - improving as i32) >= beta
+                && eval - param!(REVERSE_FUTILITY_MARGIN) * (d - improving as i32) >= beta
                 && !self.threat_on_king(prev, eval - beta)
             {
                 return eval;
             }
             // Step 7. Razoring: hopeless at the frontier unless a capture saves it.
-            if d <= RAZOR_DEPTH && excluded.is_none() && eval + RAZOR_MARGIN * d < alpha {
+            if d <= param!(RAZOR_DEPTH)
+                && excluded.is_none()
+                && eval + param!(RAZOR_MARGIN) * d < alpha
+            {
                 let q = self.quiescence(alpha, beta, ply, 0);
                 if q < alpha {
                     return q;
@@ -915,7 +941,7 @@ impl<'a> Tree<'a> {
             }
             // Step 8. Adaptive null move: if passing still beats beta, a real move will too,
             // except in zugzwang.
-            if depth >= NULL_MIN_DEPTH
+            if depth >= param!(NULL_MIN_DEPTH)
                 && excluded.is_none()
                 && eval >= beta
                 && !prev.is_none()
@@ -923,10 +949,10 @@ impl<'a> Tree<'a> {
                 && beta > -MATE_BOUND
             {
                 let pieces = self.pos.pieces(us).len() - 1;
-                let r = NULL_BASE_REDUCTION
-                    + d / NULL_DEPTH_DIVISOR
-                    + ((eval - beta) / NULL_EVAL_DIVISOR).min(NULL_EVAL_MAX)
-                    + (pieces >= NULL_MATERIAL_PIECES) as i32;
+                let r = param!(NULL_BASE_REDUCTION)
+                    + d / param!(NULL_DEPTH_DIVISOR)
+                    + ((eval - beta) / param!(NULL_EVAL_DIVISOR)).min(param!(NULL_EVAL_MAX))
+                    + (pieces >= param!(NULL_MATERIAL_PIECES)) as i32;
                 self.moves[ply] = Move::NONE;
                 self.pos.make_null();
                 let v = -self.alpha_beta(
@@ -945,8 +971,8 @@ impl<'a> Tree<'a> {
                     let v = if v >= MATE_BOUND { beta } else { v };
                     // Only a zugzwang-prone node (few pieces) deep enough to afford it is
                     // verified; elsewhere the null move's verdict stands.
-                    let few_pieces = pieces <= NULL_VERIFY_MAX_PIECES;
-                    if !(few_pieces && depth >= NULL_VERIFY_DEPTH) {
+                    let few_pieces = pieces <= param!(NULL_VERIFY_MAX_PIECES);
+                    if !(few_pieces && depth >= param!(NULL_VERIFY_DEPTH)) {
                         return v;
                     }
                     // Confirm with a reduced search that may not pass.
@@ -966,7 +992,7 @@ impl<'a> Tree<'a> {
 
         // Step 9. Internal iterative reduction: without a hash move this node is probably less
         // important than its depth says, and the shallower search will supply one next time.
-        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+        if tt_move.is_none() && depth >= param!(IIR_MIN_DEPTH) {
             depth -= ONE_PLY;
         }
 
@@ -985,11 +1011,11 @@ impl<'a> Tree<'a> {
         // Step 11. A forced reply or a mate threat makes the whole node more critical.
         let ci = self.pos.check_info();
         if in_check && self.pos.legal_moves().len() == 1 {
-            depth += SINGLE_REPLY_EXTENSION;
+            depth += param!(SINGLE_REPLY_EXTENSION);
         }
-        let may_extend = (ply as i32) < self.root_depth * EXTENSION_PLY_FACTOR;
+        let may_extend = (ply as i32) < self.root_depth * param!(EXTENSION_PLY_FACTOR);
         if mate_threat && may_extend {
-            depth += MATE_THREAT_EXTENSION;
+            depth += param!(MATE_THREAT_EXTENSION);
         }
         let killers = self.killers.get(ply);
         let grand = if ply >= 2 {
@@ -1179,15 +1205,15 @@ impl<'a> Tree<'a> {
         ply: usize,
         cut_node: bool,
     ) -> Singular {
-        let usable = depth >= SINGULAR_MIN_DEPTH
-            && h.depth >= depth - SINGULAR_TT_DEPTH_SLACK
+        let usable = depth >= param!(SINGULAR_MIN_DEPTH)
+            && h.depth >= depth - param!(SINGULAR_TT_DEPTH_SLACK)
             && matches!(h.bound, Bound::Lower | Bound::Exact)
             && h.score.abs() < MATE_BOUND
-            && (ply as i32) < self.root_depth * EXTENSION_PLY_FACTOR;
+            && (ply as i32) < self.root_depth * param!(EXTENSION_PLY_FACTOR);
         if !usable {
             return Singular::Extend(0);
         }
-        let singular_beta = h.score - SINGULAR_MARGIN_PER_PLY * (depth / ONE_PLY);
+        let singular_beta = h.score - param!(SINGULAR_MARGIN_PER_PLY) * (depth / ONE_PLY);
         self.excluded[ply] = tt_move;
         let v = self.alpha_beta(
             singular_beta - 1,
@@ -1201,11 +1227,11 @@ impl<'a> Tree<'a> {
             return Singular::Extend(0);
         }
         if v < singular_beta {
-            Singular::Extend(SINGULAR_EXTENSION)
+            Singular::Extend(param!(SINGULAR_EXTENSION))
         } else if singular_beta >= beta {
             Singular::MultiCut(singular_beta)
         } else if h.score >= beta {
-            Singular::Extend(SINGULAR_NEGATIVE_EXTENSION)
+            Singular::Extend(param!(SINGULAR_NEGATIVE_EXTENSION))
         } else {
             Singular::Extend(0)
         }
@@ -1238,24 +1264,28 @@ impl<'a> Tree<'a> {
         // Pruning of moves that cannot raise alpha, once one line has been searched.
         if !n.in_check && searched > 0 && best > -MATE_BOUND {
             if quiet && !gives_check {
-                let lmp_count = (LMP_BASE + d * d) / if n.improving { 1 } else { 2 };
-                if d <= LMP_DEPTH && legal as i32 > lmp_count {
+                let lmp_count = (param!(LMP_BASE) + d * d) / if n.improving { 1 } else { 2 };
+                if d <= param!(LMP_DEPTH) && legal as i32 > lmp_count {
                     return Step::PrunedQuiets;
                 }
-                if d <= FUTILITY_DEPTH && n.eval + FUTILITY_BASE + FUTILITY_PER_PLY * d <= alpha {
+                if d <= param!(FUTILITY_DEPTH)
+                    && n.eval + param!(FUTILITY_BASE) + param!(FUTILITY_PER_PLY) * d <= alpha
+                {
                     return Step::PrunedQuiets;
                 }
-                if d <= HISTORY_PRUNE_DEPTH
-                    && self.history.score(m, &n.ctx) < -HISTORY_PRUNE_PER_PLY * d
+                if d <= param!(HISTORY_PRUNE_DEPTH)
+                    && self.history.score(m, &n.ctx) < -param!(HISTORY_PRUNE_PER_PLY) * d
                 {
                     return Step::Pruned;
                 }
-                if d <= SEE_QUIET_DEPTH && !self.pos.see_ge(m, -SEE_QUIET_MARGIN * d) {
+                if d <= param!(SEE_QUIET_DEPTH)
+                    && !self.pos.see_ge(m, -param!(SEE_QUIET_MARGIN) * d)
+                {
                     return Step::Pruned;
                 }
             } else if !quiet
-                && d <= SEE_CAPTURE_DEPTH
-                && !self.pos.see_ge(m, -SEE_CAPTURE_MARGIN * d)
+                && d <= param!(SEE_CAPTURE_DEPTH)
+                && !self.pos.see_ge(m, -param!(SEE_CAPTURE_MARGIN) * d)
             {
                 return Step::Pruned;
             }
@@ -1265,13 +1295,13 @@ impl<'a> Tree<'a> {
         let mut ext = 0;
         if n.may_extend {
             if gives_check {
-                ext += CHECK_EXTENSION;
+                ext += param!(CHECK_EXTENSION);
             }
             if m.is_capture() && prev.is_capture() && m.to() == prev.to() {
                 let a = SEE_VALUES[m.captured().kind_index() as usize];
                 let b = SEE_VALUES[prev.captured().kind_index() as usize];
-                if (a - b).abs() <= RECAPTURE_VALUE_TOLERANCE {
-                    ext += RECAPTURE_EXTENSION;
+                if (a - b).abs() <= param!(RECAPTURE_VALUE_TOLERANCE) {
+                    ext += param!(RECAPTURE_EXTENSION);
                 }
             }
             let us = self.pos.side_to_move();
@@ -1279,12 +1309,12 @@ impl<'a> Tree<'a> {
                 && us.relative_rank(rank_of(m.to())) == 6
                 && is_passed(&self.pos, m.to(), us)
             {
-                ext += PAWN_SEVENTH_EXTENSION;
+                ext += param!(PAWN_SEVENTH_EXTENSION);
             }
             if m == n.tt_move {
                 ext += n.singular_ext;
             }
-            ext = ext.min(EXTENSION_CAP);
+            ext = ext.min(param!(EXTENSION_CAP));
         }
         let new_depth = depth - ONE_PLY + ext;
 
@@ -1294,8 +1324,8 @@ impl<'a> Tree<'a> {
             -self.alpha_beta(-beta, -alpha, new_depth, ply + 1, !n.pv_node && !n.cut_node)
         } else {
             let mut r = 0;
-            if depth >= LMR_MIN_DEPTH
-                && searched >= LMR_MIN_MOVES + n.pv_node as usize
+            if depth >= param!(LMR_MIN_DEPTH)
+                && searched >= param!(LMR_MIN_MOVES) + n.pv_node as usize
                 && !n.in_check
                 && (quiet || bad_capture)
             {
@@ -1324,10 +1354,11 @@ impl<'a> Tree<'a> {
             if s > alpha && r > 0 {
                 // The reduced search's margin over the best so far sizes the re-search: far
                 // above it, a ply deeper; barely above, a ply shallower.
-                let deeper = LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * (new_depth / ONE_PLY);
+                let deeper =
+                    param!(LMR_DEEPER_BASE) + param!(LMR_DEEPER_PER_PLY) * (new_depth / ONE_PLY);
                 if s > best + deeper {
                     full_depth += ONE_PLY;
-                } else if s < best + LMR_SHALLOWER_MARGIN {
+                } else if s < best + param!(LMR_SHALLOWER_MARGIN) {
                     full_depth -= ONE_PLY;
                 }
                 if full_depth > new_depth - r {
@@ -1348,12 +1379,16 @@ impl<'a> Tree<'a> {
     /// `count` is its number (1-based) among the root moves of this line.
     fn root_move(&mut self, depth: i32, beta: i32, m: Move, count: usize, alpha: i32) -> i32 {
         let gives_check = self.pos.gives_check(m);
-        let ext = if gives_check { CHECK_EXTENSION } else { 0 };
+        let ext = if gives_check {
+            param!(CHECK_EXTENSION)
+        } else {
+            0
+        };
         let new_depth = depth - ONE_PLY + ext;
         self.moves[0] = m;
         self.pos.make(m);
         let mut r = 0;
-        if depth >= LMR_MIN_DEPTH && count - 1 > LMR_MIN_MOVES && m.is_quiet() {
+        if depth >= param!(LMR_MIN_DEPTH) && count - 1 > param!(LMR_MIN_MOVES) && m.is_quiet() {
             r = self.reduction(depth, count, true, true, gives_check, 0);
         }
         let mut s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, 1, true);

@@ -43,7 +43,7 @@ impl Tree<'_> {
     /// May the root share its remaining moves now?
     pub(super) fn may_split_root(&self, depth: i32) -> bool {
         self.job.threads > 1
-            && depth >= SPLIT_MIN_DEPTH
+            && depth >= param!(SPLIT_MIN_DEPTH)
             && self.job.idle.load(Ordering::Relaxed) > 0
     }
 
@@ -57,20 +57,20 @@ impl Tree<'_> {
                 .as_ref()
                 .is_some_and(|sp| sp.owner_waiting_here_or_above());
             if owner_idle {
-                SPLIT_ALL_MOVES_OWNER_WAITING
+                param!(SPLIT_ALL_MOVES_OWNER_WAITING)
             } else {
-                SPLIT_ALL_MOVES
+                param!(SPLIT_ALL_MOVES)
             }
         };
         self.job.threads > 1
-            && n.depth >= SPLIT_MIN_DEPTH
+            && n.depth >= param!(SPLIT_MIN_DEPTH)
             && searched
                 >= if n.pv_node {
-                    SPLIT_PV_MOVES
+                    param!(SPLIT_PV_MOVES)
                 } else {
                     all_moves()
                 }
-            && self.splits_owned < SPLIT_MAX_PER_THREAD
+            && self.splits_owned < param!(SPLIT_MAX_PER_THREAD)
             && self.job.idle.load(Ordering::Relaxed) > 0
     }
 
@@ -285,7 +285,7 @@ impl Tree<'_> {
     /// counting the time since `since` as idle and restarting that clock; false when no split
     /// point had work.
     fn help_once(&mut self, under: Option<&Arc<SplitPoint>>, since: &mut Instant) -> bool {
-        let Some(sp) = self.job.find_work(under, SPLIT_MAX_HELPERS) else {
+        let Some(sp) = self.job.find_work(under, param!(SPLIT_MAX_HELPERS)) else {
             return false;
         };
         self.job.add_idle(*since);
