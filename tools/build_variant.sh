@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Build an experiment: the current commit with some named constants changed, for an SPRT
-# against the unchanged build. Experiments live in `main` switched off (their constants at the
-# neutral value), so a variant is only a list of constant flips, and a fresh machine can rebuild
-# it from `main` alone.
+# Build an experiment: the current commit with some named constants changed (or a patch from
+# tools/variants/ applied), for an SPRT against the unchanged build. `main` holds only what games
+# accepted; ideas still to be played are patches in tools/variants/ (docs/experiments.md), so a
+# fresh machine can rebuild any of them from `main` alone.
 #
 # Usage: tools/build_variant.sh NAME FLIP [FLIP...]
 #   FLIP is FILE:CONST=VALUE, or a patch file (PATH.diff or PATH.patch, applied by `git apply`)
 #   for what is not one constant (e.g. a table of src/eval/weights.rs).
-#   e.g. tools/build_variant.sh safecheck src/search/params.rs:CHECK_EXTENSION_SAFE_ONLY=true
+#   e.g. tools/build_variant.sh rfp120 engine/src/search/params.rs:REVERSE_FUTILITY_MARGIN=120
+#   or   tools/build_variant.sh probcut tools/variants/PROBCUT.patch (see docs/experiments.md)
 # A flip rewrites the line `... const CONST: TYPE = OLD;` of FILE to `= VALUE;`; a constant that
 # is not found (or found twice) stops the script. The worktree is /tmp/variant-NAME (made from
 # HEAD, replaced if present); the binary is copied to $BIN_DIR/squall-NAME (default /work/bin)
@@ -16,7 +17,7 @@
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
-    sed -n '2,17p' "$0" >&2
+    sed -n '2,16p' "$0" >&2
     exit 2
 fi
 name="$1"

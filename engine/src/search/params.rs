@@ -228,9 +228,7 @@ pub const HISTORY_BONUS_LINEAR: i32 = 64;
 #[tune(0, 16384)]
 pub const HISTORY_BONUS_MAX: i32 = 2_048;
 
-// ----- time polling -----
-
-// Parallel search (young brothers wait).
+// ----- parallel search (young brothers wait) -----
 /// Least remaining depth at which a node is shared: shallower subtrees finish before a
 /// helper would have paid for joining.
 #[tune(4, 80)]
