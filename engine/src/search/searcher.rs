@@ -865,15 +865,16 @@ impl<'a> Tree<'a> {
         }
         let pv_node = beta - alpha > 1;
         let in_check = self.pos.in_check();
-        // Step 2. Mate distance pruning: no line from here can beat a mate already found nearer the root.
+        // Step 2. Mate distance pruning: no line from here can beat a mate already found
+        // nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
             return alpha;
         }
-        // Step 3. Endgame recognisers: a proven draw (KPK, wrong rook-pawn bishop) is this node's exact
-        // score. Only proven draws: known wins and drawish scales are estimates. The root never
-        // comes here (it must still choose a move).
+        // Step 3. Endgame recognisers: a proven draw (KPK, wrong rook-pawn bishop) is this
+        // node's exact score. Only proven draws: known wins and drawish scales are estimates.
+        // The root never comes here (it must still choose a move).
         if crate::eval::endgame::proven_draw(&self.pos) {
             return self.draw_score(ply);
         }
@@ -917,11 +918,10 @@ impl<'a> Tree<'a> {
         let mut mate_threat = false;
         if !pv_node && !in_check {
             let d = depth / ONE_PLY;
-            // Step 6. Reverse futility: far above beta with little depth left, the node will hold,
-            // unless the enemy queen has just come to bear on our king: a sacrifice there
-            // (WAC.001's Qg6) can leave us far ahead on material and mated, which no static
-            // margin prices. (Tested only just after a queen move, so that reverse
-            // futility fires almost as often as before.)
+            // Step 6. Reverse futility: far above beta with little depth left, the node will
+            // hold, unless the opponent's last move brought a piece to bear on our king: a
+            // sacrifice there (WAC.001's Qg6) can leave us far ahead on material and mated,
+            // which no static margin prices (`threat_on_king`).
             if d <= param!(REVERSE_FUTILITY_DEPTH)
                 && eval.abs() < MATE_BOUND
                 && eval - param!(REVERSE_FUTILITY_MARGIN) * (d - improving as i32) >= beta

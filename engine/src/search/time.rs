@@ -171,7 +171,8 @@ mod tests {
         tm.adjust(5, true);
         assert_eq!(
             tm.stretch,
-            1000 + 3 * param!(UNSTABLE_STRETCH) + param!(FAIL_LOW_STRETCH)
+            (1000 + 3 * param!(UNSTABLE_STRETCH) + param!(FAIL_LOW_STRETCH))
+                .min(param!(MAX_STRETCH))
         );
     }
 
