@@ -55,14 +55,19 @@ static LMR: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
     t
 });
 
-/// The LMR reduction: from the table, or under `tune` from the formula, so that a change of
-/// `LMR_BASE` or `LMR_SCALE` by `setoption` acts at once.
+/// The LMR reduction, from the table.
+#[cfg(not(feature = "tune"))]
 #[inline]
 fn lmr(d: usize, m: usize) -> i32 {
-    #[cfg(not(feature = "tune"))]
-    return LMR[d][m];
-    #[cfg(feature = "tune")]
-    return lmr_formula(d, m);
+    LMR[d][m]
+}
+
+/// The LMR reduction under `tune`: from the formula, so that a change of `LMR_BASE` or
+/// `LMR_SCALE` by `setoption` acts at once.
+#[cfg(feature = "tune")]
+#[inline]
+fn lmr(d: usize, m: usize) -> i32 {
+    lmr_formula(d, m)
 }
 
 #[derive(Clone, Debug)]
