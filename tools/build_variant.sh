@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Build an experiment: the current commit with some named constants changed, for an SPRT
-# against the unchanged build. Experiments live in `main` switched off (their constants at the
-# neutral value), so a variant is only a list of constant flips, and a fresh machine can rebuild
-# it from `main` alone.
+# Build an experiment: the current commit with some named constants changed (or a patch from
+# tools/variants/ applied), for an SPRT against the unchanged build. `main` holds only what games
+# accepted; ideas still to be played are patches in tools/variants/ (docs/experiments.md), so a
+# fresh machine can rebuild any of them from `main` alone.
 #
 # Usage: tools/build_variant.sh NAME FLIP [FLIP...]
 #   FLIP is FILE:CONST=VALUE, or a patch file (PATH.diff or PATH.patch, applied by `git apply`)
 #   for what is not one constant (e.g. a table of engine/src/eval/weights.rs). FILE is relative
 #   to the repository root; a pre-workspace path (src/...) is looked up under engine/ too.
-#   e.g. tools/build_variant.sh safecheck engine/src/search/params.rs:CHECK_EXTENSION_SAFE_ONLY=true
+#   e.g. tools/build_variant.sh rfp120 engine/src/search/params.rs:REVERSE_FUTILITY_MARGIN=120
+#   or   tools/build_variant.sh probcut tools/variants/PROBCUT.patch (see docs/experiments.md)
 # A flip rewrites the line `... const CONST: TYPE = OLD;` of FILE to `= VALUE;`; a constant that
 # is not found (or found twice) stops the script. The worktree is /tmp/variant-NAME (made from
 # HEAD, replaced if present); the binary is copied to $BIN_DIR/squall-NAME (default: the

@@ -32,6 +32,7 @@ pub mod moves;
 pub mod perft;
 pub mod pgn;
 pub mod protocol;
+pub mod score;
 pub mod search;
 pub mod suite;
 pub mod tablebase;

@@ -99,6 +99,7 @@ pub enum Value {
 }
 
 /// One registry entry.
+#[derive(Clone, Copy)]
 pub struct Spec {
     pub name: &'static str,
     pub kind: Kind,
@@ -129,7 +130,12 @@ fn flag(v: &Value) -> bool {
     matches!(v, Value::Bool(true))
 }
 
-pub static REGISTRY: &[Spec] = &[
+/// The engine's options. Under the `tune` feature `REGISTRY` also lists the search's tunables
+/// after these (see `tuned`).
+#[cfg(not(feature = "tune"))]
+pub static REGISTRY: &[Spec] = BASE;
+
+const BASE: &[Spec] = &[
     Spec {
         name: "Hash",
         kind: Kind::Spin {
@@ -304,6 +310,52 @@ pub static REGISTRY: &[Spec] = &[
     },
 ];
 
+/// The registry under the `tune` feature: `BASE`, then one spin option per search tunable
+/// (`crate::search::tune`), named as its constant, UCI only. Their values live in the tunables
+/// themselves (`set` stores them there), not in `Settings`.
+#[cfg(feature = "tune")]
+pub static REGISTRY: tuned::Registry = tuned::Registry;
+
+#[cfg(feature = "tune")]
+mod tuned {
+    use std::sync::LazyLock;
+
+    use super::{Kind, Spec, BASE};
+
+    static ALL: LazyLock<Vec<Spec>> = LazyLock::new(|| {
+        let tunables = crate::search::tune::all().map(|t| Spec {
+            name: t.name(),
+            kind: Kind::Spin {
+                min: t.min(),
+                max: t.max(),
+            },
+            default: Box::leak(t.default().to_string().into_boxed_str()),
+            cecp: false,
+            apply: |_, _| {},
+        });
+        BASE.iter().copied().chain(tunables).collect()
+    });
+
+    /// Reads as the slice of every option, as `REGISTRY` does without the feature.
+    #[derive(Clone, Copy)]
+    pub struct Registry;
+
+    impl std::ops::Deref for Registry {
+        type Target = [Spec];
+        fn deref(&self) -> &[Spec] {
+            &ALL
+        }
+    }
+
+    impl IntoIterator for Registry {
+        type Item = &'static Spec;
+        type IntoIter = std::slice::Iter<'static, Spec>;
+        fn into_iter(self) -> Self::IntoIter {
+            ALL.iter()
+        }
+    }
+}
+
 /// Why an option could not be set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionError {
@@ -412,6 +464,10 @@ pub fn set(
     let spec = find(name).ok_or_else(|| OptionError::Unknown(name.trim().to_string()))?;
     let v = parse_value(spec, value)?;
     (spec.apply)(settings, &v);
+    #[cfg(feature = "tune")]
+    if let Some(t) = crate::search::tune::find(spec.name) {
+        t.set_raw(int(&v));
+    }
     Ok(spec)
 }
 
@@ -438,6 +494,10 @@ pub fn current(spec: &Spec, s: &Settings) -> String {
         "SyzygyProbeDepth" => s.syzygy_probe_depth.to_string(),
         "SyzygyProbeLimit" => s.syzygy_probe_limit.to_string(),
         "Syzygy50MoveRule" => s.syzygy_50_move_rule.to_string(),
+        #[cfg(feature = "tune")]
+        name if crate::search::tune::find(name).is_some() => crate::search::tune::find(name)
+            .map_or(0, |t| t.raw())
+            .to_string(),
         _ => String::new(),
     }
 }

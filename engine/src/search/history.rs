@@ -14,7 +14,8 @@ use crate::moves::Move;
 use crate::types::{to64, Piece};
 
 use super::params::{
-    HISTORY_BONUS_LINEAR, HISTORY_BONUS_MAX, HISTORY_BONUS_QUAD, HISTORY_MAX, MAX_PLY, ONE_PLY,
+    param, HISTORY_BONUS_LINEAR, HISTORY_BONUS_MAX, HISTORY_BONUS_QUAD, HISTORY_MAX, MAX_PLY,
+    ONE_PLY,
 };
 
 /// The histories and counter moves. Threads may share one: every field is an atomic used
@@ -92,7 +93,8 @@ impl Default for History {
 #[inline]
 pub fn bonus(depth: i32) -> i32 {
     let d = depth / ONE_PLY;
-    (HISTORY_BONUS_QUAD * d * d + HISTORY_BONUS_LINEAR * d).min(HISTORY_BONUS_MAX)
+    (param!(HISTORY_BONUS_QUAD) * d * d + param!(HISTORY_BONUS_LINEAR) * d)
+        .min(param!(HISTORY_BONUS_MAX))
 }
 
 #[inline]

@@ -4,18 +4,24 @@
 //!
 //! Files: `params` (every tunable), `limits` (what a `go` asks for), `time` (deadlines), `tt`
 //! (transposition table), `history` (killers, counter moves, history), `picker` (staged move
-//! ordering), `searcher` (the per-search context: iterative deepening, alpha-beta, quiescence).
+//! ordering), `searcher` (the per-search context: iterative deepening, alpha-beta), `quiescence`,
+//! `smp` (the YBW split loop and the helper threads), `shared` (what the threads of a search
+//! share), `correction` (correction history), `strength` (the strength limit). Scores and
+//! mate helpers are in `crate::score`.
 
 pub mod correction;
 pub mod history;
 pub mod limits;
 pub mod params;
 pub mod picker;
+mod quiescence;
 pub mod searcher;
+pub mod shared;
 pub mod smp;
 pub mod strength;
 pub mod time;
 pub mod tt;
+pub mod tune;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -24,14 +30,15 @@ use crate::board::Position;
 use crate::eval::{EvalStats, Evaluator};
 use crate::moves::Move;
 
+pub use crate::score::{mate_in, INFINITY, MATE, MATE_BOUND};
 pub use limits::Limits;
-pub use params::{INFINITY, MATE, MATE_BOUND};
-pub use smp::SmpStats;
+pub use shared::SmpStats;
 pub use tt::{Bound, TranspositionTable};
 
 use history::History;
 use searcher::Search;
-use smp::{Job, Pool};
+use shared::Job;
+use smp::Pool;
 
 /// Flags shared between the thread that runs a search and the threads that control it.
 #[derive(Debug, Default)]
@@ -107,17 +114,6 @@ pub struct SearchResult {
     pub depth: i32,
     pub nodes: u64,
     pub time_ms: u64,
-}
-
-/// Moves to mate: positive when the side to move mates, negative when it is mated.
-pub fn mate_in(score: i32) -> Option<i32> {
-    if score >= MATE_BOUND {
-        Some((MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        Some(-(MATE + score) / 2)
-    } else {
-        None
-    }
 }
 
 /// Most search threads (the `Threads` option's maximum).

@@ -16,7 +16,7 @@ use crate::movegen::GenType;
 use crate::moves::{Move, MoveList, MAX_MOVES};
 
 use super::history::{Context, History};
-use super::params::{CAPTURE_HISTORY_DIVISOR, CAPTURE_MVV_WEIGHT};
+use super::params::{param, CAPTURE_HISTORY_DIVISOR, CAPTURE_MVV_WEIGHT};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Stage {
@@ -69,7 +69,8 @@ pub struct Picker {
 /// Ordering score of a capture: victim first, then the capture history.
 #[inline]
 pub(crate) fn capture_order(m: Move, history: &History) -> i32 {
-    mvv_lva(m) * CAPTURE_MVV_WEIGHT + history.capture_score(m) / CAPTURE_HISTORY_DIVISOR
+    mvv_lva(m) * param!(CAPTURE_MVV_WEIGHT)
+        + history.capture_score(m) / param!(CAPTURE_HISTORY_DIVISOR)
 }
 
 /// MVV/LVA: the most valuable victim first, the cheapest attacker among equals.

@@ -2,33 +2,25 @@
 //! windows, the root move list, reports and the clock. `Tree` is the per-thread search context
 //! (typhoon's searcher thread context: position, move and eval stacks, PV, node counter, the
 //! thread's own evaluator and killers, the shared or its own history, the split point it works
-//! under) and walks the tree: PVS alpha-beta with extensions, reductions and pruning,
-//! quiescence at the leaves, and the YBW split loop shared by a split point's owner and its
-//! helpers (see `smp.rs`).
+//! under) and walks the tree: PVS alpha-beta with extensions, reductions and pruning.
+//! Quiescence at the leaves is in `quiescence.rs`; the YBW split loop that a split point's
+//! owner and its helpers share, in `smp.rs`.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, LazyLock};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Instant;
 
-use crossbeam_utils::{Backoff, CachePadded};
-use parking_lot::Mutex;
-
-use crate::board::attacks::CheckInfo;
-use crate::board::bitboard;
 use crate::board::see::SEE_VALUES;
 use crate::board::Position;
-use crate::eval::mobility::king_reach;
 use crate::eval::Evaluator;
-use crate::movegen::GenType;
-use crate::moves::{Move, MoveList};
+use crate::moves::Move;
 use crate::types::{file_of, rank_of, Colour, Kind};
 
-use super::correction::CorrectionKeys;
 use super::history::{Context, History, Killers};
 use super::limits::Limits;
 use super::params::*;
-use super::picker::{capture_order, mvv_lva, Picker};
-use super::smp::{Job, NodeInfo, RootResult, SplitPoint, SplitState};
+use super::picker::Picker;
+use super::shared::{Job, NodeInfo, SplitPoint};
 use super::strength::{self, Candidate};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable, TtHit};
@@ -42,17 +34,41 @@ const MAX_QUIETS_TRIED: usize = 64;
 /// position can have in practice).
 const MAX_CAPTURES_TRIED: usize = 64;
 
-/// LMR reductions in quarter plies, by depth in plies and move number.
-static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
+/// LMR reduction in quarter plies at `d` plies of depth for the `m`-th move (1-based).
+fn lmr_formula(d: usize, m: usize) -> i32 {
+    if d == 0 || m == 0 {
+        return 0;
+    }
+    let plies = param!(LMR_BASE) + (d as f64).ln() * (m as f64).ln() * param!(LMR_SCALE);
+    (plies * ONE_PLY as f64) as i32
+}
+
+/// `lmr_formula` tabled, by depth in plies and move number (0..64 each).
+#[cfg(not(feature = "tune"))]
+static LMR: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
     let mut t = [[0; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            let plies = LMR_BASE + (d as f64).ln() * (m as f64).ln() * LMR_SCALE;
-            *r = (plies * ONE_PLY as f64) as i32;
+    for (d, row) in t.iter_mut().enumerate() {
+        for (m, r) in row.iter_mut().enumerate() {
+            *r = lmr_formula(d, m);
         }
     }
     t
 });
+
+/// The LMR reduction, from the table.
+#[cfg(not(feature = "tune"))]
+#[inline]
+fn lmr(d: usize, m: usize) -> i32 {
+    LMR[d][m]
+}
+
+/// The LMR reduction under `tune`: from the formula, so that a change of `LMR_BASE` or
+/// `LMR_SCALE` by `setoption` acts at once.
+#[cfg(feature = "tune")]
+#[inline]
+fn lmr(d: usize, m: usize) -> i32 {
+    lmr_formula(d, m)
+}
 
 #[derive(Clone, Debug)]
 struct RootMove {
@@ -121,40 +137,40 @@ pub struct Search<'a> {
 /// A thread's search context.
 pub struct Tree<'a> {
     /// 0 for the main thread.
-    id: usize,
-    job: &'a Job,
-    tt: &'a TranspositionTable,
-    eval: &'a mut Evaluator,
-    history: &'a History,
-    killers: Box<Killers>,
-    main: Option<MainCtl<'a>>,
-    pos: Position,
+    pub(super) id: usize,
+    pub(super) job: &'a Job,
+    pub(super) tt: &'a TranspositionTable,
+    pub(super) eval: &'a mut Evaluator,
+    pub(super) history: &'a History,
+    pub(super) killers: Box<Killers>,
+    pub(super) main: Option<MainCtl<'a>>,
+    pub(super) pos: Position,
     /// Unwind now: the search was stopped, or a split point above was cut off.
-    stopped: bool,
-    nodes: u64,
-    seldepth: i32,
-    root_depth: i32,
+    pub(super) stopped: bool,
+    pub(super) nodes: u64,
+    pub(super) seldepth: i32,
+    pub(super) root_depth: i32,
     /// Triangular PV: `pv[ply][ply..pv_len[ply]]` is the best line found from `ply`.
-    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
+    pub(super) pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pub(super) pv_len: [usize; MAX_PLY + 1],
     /// Static evaluation per ply (for "improving"); `-INFINITY` when in check.
-    evals: [i32; MAX_PLY + 2],
+    pub(super) evals: [i32; MAX_PLY + 2],
     /// Move made at each ply (`Move::NONE` for a null move).
-    moves: [Move; MAX_PLY + 2],
+    pub(super) moves: [Move; MAX_PLY + 2],
     /// The move a singular-extension search leaves out at each ply (`Move::NONE`: none).
-    excluded: [Move; MAX_PLY + 2],
+    pub(super) excluded: [Move; MAX_PLY + 2],
     /// The innermost split point this thread works under (owner or helper).
-    split: Option<Arc<SplitPoint>>,
+    pub(super) split: Option<Arc<SplitPoint>>,
     /// Split points this thread owns on its stack.
-    splits_owned: usize,
+    pub(super) splits_owned: usize,
     /// A draw's score for the root's side to move (contempt); `draw_score` flips it by ply.
-    root_draw: i32,
+    pub(super) root_draw: i32,
     /// Nodes between polls, minus one (finer under a node rate).
-    poll_mask: u64,
+    pub(super) poll_mask: u64,
     /// A move picker per ply, made on first use and restarted at each node there (a new
     /// picker would zero its 3 KB of buffers at every node). A node takes its ply's picker
     /// and puts it back after its move loop; one that returns early (a stop) drops it.
-    pickers: Vec<Option<Box<Picker>>>,
+    pub(super) pickers: Vec<Option<Box<Picker>>>,
 }
 
 /// What the singular-extension test decided for the hash move.
@@ -166,17 +182,11 @@ enum Singular {
 }
 
 /// What became of one move of a node's move loop.
-enum Step {
+pub(super) enum Step {
     Searched(i32),
     Pruned,
     /// Pruned, and so will every later quiet move be.
     PrunedQuiets,
-}
-
-/// A node's results after a split: the loop's variables, brought up to date.
-struct AfterSplit {
-    best: i32,
-    best_move: Move,
 }
 
 /// Is the pawn of `c` on `sq` passed (no enemy pawn ahead on its own or a neighbouring file)?
@@ -306,9 +316,6 @@ impl<'a> Search<'a> {
         // Score of the first line as last seen by a finished root search (exact or a bound),
         // for when the search stops before the best move has a score of its own.
         let mut last_score = -INFINITY;
-        // Completed iterations in a row that ended with the same best move (time manager).
-        let mut stable = 0u32;
-        let mut last_best = Move::NONE;
         for depth in 1..=max_depth {
             self.tree.root_depth = depth;
             self.best_move_changes = 0;
@@ -316,8 +323,8 @@ impl<'a> Search<'a> {
             for pv_idx in 0..multipv {
                 self.tree.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = ASPIRATION_DELTA;
-                let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH {
+                let mut delta = param!(ASPIRATION_DELTA);
+                let (mut alpha, mut beta) = if depth >= param!(ASPIRATION_MIN_DEPTH) {
                     ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
                 } else {
                     (-INFINITY, INFINITY)
@@ -356,7 +363,7 @@ impl<'a> Search<'a> {
                         let it = self.iteration_report(pv_idx, bound);
                         reporter(&Report::Iteration(&it));
                     }
-                    delta = delta * ASPIRATION_GROW_NUM / ASPIRATION_GROW_DEN;
+                    delta = delta * param!(ASPIRATION_GROW_NUM) / param!(ASPIRATION_GROW_DEN);
                 }
                 if self.tree.stopped {
                     break;
@@ -399,27 +406,14 @@ impl<'a> Search<'a> {
             if ctl.tm.has_deadline()
                 && !ctl.pondering
                 && best.abs() >= MATE_BOUND
-                && depth > MATE - best.abs() + MATE_STOP_EXTRA_DEPTH
+                && depth > MATE - best.abs() + param!(MATE_STOP_EXTRA_DEPTH)
             {
                 break;
             }
             let changes = self.best_move_changes;
-            if self.root_moves[0].mv == last_best {
-                stable += 1;
-            } else {
-                stable = 0;
-                last_best = self.root_moves[0].mv;
-            }
-            let (stable_iters, node_share) = if depth >= TM_SHORTEN_MIN_DEPTH {
-                let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
-                let share = (total > 0).then(|| self.root_moves[0].nodes * 1000 / total);
-                (stable, share.unwrap_or(0))
-            } else {
-                (0, 0)
-            };
             let ctl = self.ctl();
             if !ctl.pondering {
-                ctl.tm.adjust(changes, fail_low, stable_iters, node_share);
+                ctl.tm.adjust(changes, fail_low);
                 if ctl.tm.soft_expired() {
                     break;
                 }
@@ -507,7 +501,11 @@ impl<'a> Search<'a> {
             let nodes_before = self.tree.nodes;
             let score = if i == pv_idx {
                 let gives_check = self.tree.pos.gives_check(m);
-                let ext = if gives_check { CHECK_EXTENSION } else { 0 };
+                let ext = if gives_check {
+                    param!(CHECK_EXTENSION)
+                } else {
+                    0
+                };
                 self.tree.moves[0] = m;
                 self.tree.pos.make(m);
                 let s = -self
@@ -570,7 +568,6 @@ impl<'a> Search<'a> {
             beta,
             pv_node: true,
             cut_node: false,
-            tt_capture: false,
             tt_move: Move::NONE,
             singular_ext: 0,
             in_check: self.tree.pos.in_check(),
@@ -718,23 +715,21 @@ impl<'a> Tree<'a> {
 
     /// Must this thread unwind: the search is over, or a split point it works under (or one
     /// above that) has been cut off?
-    fn must_unwind(&self) -> bool {
+    pub(super) fn must_unwind(&self) -> bool {
         self.job.aborted() || self.split.as_ref().is_some_and(|sp| sp.cut_here_or_above())
     }
 
     /// Has the opponent's last move `prev` brought a piece to bear on our king, so that a static
     /// margin (reverse futility, `excess` centipawns above beta) cannot be trusted? A queen
-    /// always counts; rooks and minor pieces as `RFP_THREAT_ROOKS` / `RFP_THREAT_MINORS` say,
-    /// and only when the eval stands at least `RFP_THREAT_EXCESS` above beta (a sacrifice).
+    /// always counts; a rook or minor piece only when the eval stands at least
+    /// `RFP_THREAT_EXCESS` above beta (a sacrifice).
     fn threat_on_king(&self, prev: Move, excess: i32) -> bool {
         let moved = prev.moved();
         if moved.is_kind(Kind::Queen) {
             return crate::eval::king::queen_bears_on_king(&self.pos, moved.colour());
         }
-        let counts = (RFP_THREAT_ROOKS && moved.is_kind(Kind::Rook))
-            || (RFP_THREAT_MINORS && (moved.is_kind(Kind::Knight) || moved.is_kind(Kind::Bishop)));
-        counts
-            && excess >= RFP_THREAT_EXCESS
+        (moved.is_kind(Kind::Rook) || moved.is_kind(Kind::Knight) || moved.is_kind(Kind::Bishop))
+            && excess >= param!(RFP_THREAT_EXCESS)
             && crate::eval::king::piece_bears_on_king(&self.pos, prev.to())
     }
 
@@ -750,50 +745,35 @@ impl<'a> Tree<'a> {
         history: i32,
     ) -> i32 {
         let d = ((depth / ONE_PLY) as usize).min(63);
-        let mut r = LMR[d][count.min(63)];
+        let mut r = lmr(d, count.min(63));
         if pv {
             r -= ONE_PLY;
         }
         if !improving {
-            r += LMR_NOT_IMPROVING;
+            r += param!(LMR_NOT_IMPROVING);
         }
         if gives_check {
             r -= ONE_PLY;
         }
-        r -= history / LMR_HISTORY_DIVISOR;
+        r -= history / param!(LMR_HISTORY_DIVISOR);
         r.clamp(0, (depth - 2 * ONE_PLY).max(0))
     }
 
-    /// Is this capture, which gives check when `gives_check`, spared the SEE pruning
-    /// (`SEE_SPARE_CHECKING_CAPTURES`)?
-    #[inline]
-    fn spared_checking_capture(&self, m: Move, gives_check: bool) -> bool {
-        gives_check
-            && match SEE_SPARE_CHECKING_CAPTURES {
-                0 => false,
-                1 => {
-                    let king = self.pos.king(self.pos.side_to_move().flip());
-                    king_reach(king) & bitboard::bit64(m.to()) != 0
-                }
-                _ => true,
-            }
-    }
-
     /// The picker of `ply`, made if this ply has none yet (or beyond the stack).
-    fn take_picker(&mut self, ply: usize) -> Box<Picker> {
+    pub(super) fn take_picker(&mut self, ply: usize) -> Box<Picker> {
         self.pickers
             .get_mut(ply)
             .and_then(Option::take)
             .unwrap_or_else(|| Box::new(Picker::empty()))
     }
 
-    fn put_picker(&mut self, ply: usize, picker: Box<Picker>) {
+    pub(super) fn put_picker(&mut self, ply: usize, picker: Box<Picker>) {
         if let Some(slot) = self.pickers.get_mut(ply) {
             *slot = Some(picker);
         }
     }
 
-    fn update_pv(&mut self, ply: usize, m: Move) {
+    pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
         self.pv[ply][ply] = m;
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         for i in ply + 1..child_len {
@@ -805,7 +785,7 @@ impl<'a> Tree<'a> {
     /// Common entry of every node: counts it, and answers at once when the search is stopped,
     /// the position is drawn by rule, or the ply limit is reached.
     #[inline]
-    fn enter_node(&mut self, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    pub(super) fn enter_node(&mut self, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
         self.count_node(ply);
         // Under a split point a cutoff above must stop this thread at once.
         if self.split.is_some() && !self.stopped && self.must_unwind() {
@@ -840,7 +820,7 @@ impl<'a> Tree<'a> {
 
     /// The hash move of a probe, when it fits this position.
     #[inline]
-    fn hash_move(&self, hit: Option<TtHit>) -> Move {
+    pub(super) fn hash_move(&self, hit: Option<TtHit>) -> Move {
         hit.map(|h| h.mv)
             .filter(|&m| self.pos.is_pseudo_legal(m))
             .unwrap_or(Move::NONE)
@@ -861,6 +841,24 @@ impl<'a> Tree<'a> {
 
     /// `cut_node`: a non-PV node expected to fail high (the zero-window child of a move that
     /// is expected to fail low), as in the usual PV/cut/all node classification.
+    ///
+    /// The steps, numbered as the `// Step N.` comments below:
+    ///  1. Leaves go to quiescence; stop, draw by rule and ply limit.
+    ///  2. Mate distance pruning.
+    ///  3. Proven draws of the endgame recognisers.
+    ///  4. Transposition table probe and cutoff.
+    ///  5. Syzygy WDL probe after a zeroing move (`tablebase::probe_search`).
+    ///  6. Static evaluation, corrected by the correction history; "improving".
+    ///  7. Reverse futility pruning.
+    ///  8. Razoring.
+    ///  9. Null move, verified where zugzwang is likely.
+    /// 10. Internal iterative reduction.
+    /// 11. Singular extension test of the hash move (and multi-cut).
+    /// 12. Node-wide extensions (single reply, mate threat) and the move picker.
+    /// 13. Move loop: each move pruned or searched (`search_move`), cutoffs teaching the
+    ///     history and killers; a split into the YBW parallel search when a thread is idle.
+    /// 14. Mate, stalemate, and nodes whose every move was pruned.
+    /// 15. Correction history update and the hash store.
     fn alpha_beta(
         &mut self,
         mut alpha: i32,
@@ -869,6 +867,8 @@ impl<'a> Tree<'a> {
         ply: usize,
         cut_node: bool,
     ) -> i32 {
+        // Step 1. Quiescence below a ply of depth; the common entry answers stops, draws by
+        // rule and the ply limit before any work.
         if depth < ONE_PLY {
             return self.quiescence(alpha, beta, ply, 0);
         }
@@ -877,19 +877,21 @@ impl<'a> Tree<'a> {
         }
         let pv_node = beta - alpha > 1;
         let in_check = self.pos.in_check();
-        // Mate distance pruning: no line from here can beat a mate already found nearer the root.
+        // Step 2. Mate distance pruning: no line from here can beat a mate already found
+        // nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
             return alpha;
         }
-        // Endgame recognisers: a proven draw (KPK, wrong rook-pawn bishop) is this node's exact
-        // score. Only proven draws: known wins and drawish scales are estimates. The root never
-        // comes here (it must still choose a move).
+        // Step 3. Endgame recognisers: a proven draw (KPK, wrong rook-pawn bishop) is this
+        // node's exact score. Only proven draws: known wins and drawish scales are estimates.
+        // The root never comes here (it must still choose a move).
         if crate::eval::endgame::proven_draw(&self.pos) {
             return self.draw_score(ply);
         }
 
+        // Step 4. Hash probe. Only non-PV nodes take a cutoff, so the PV stays whole.
         let key = self.pos.key();
         if !in_check {
             self.eval.touch(&self.pos);
@@ -905,7 +907,8 @@ impl<'a> Tree<'a> {
             }
         }
 
-        // Syzygy (#48): after a zeroing move, a table position's WDL value bounds its score.
+        // Step 5. Tablebase probe (Syzygy): after a zeroing move, a table position's WDL value
+        // bounds its score.
         if excluded.is_none() {
             if let Some((score, bound)) =
                 crate::tablebase::probe_search(&self.pos, depth / ONE_PLY, ply)
@@ -933,6 +936,7 @@ impl<'a> Tree<'a> {
             }
         }
 
+        // Step 6. Static evaluation.
         let us = self.pos.side_to_move();
         // The hash table keeps the raw evaluation; what the searches have taught about this
         // pawn structure (the correction history) is added on every use.
@@ -951,56 +955,34 @@ impl<'a> Tree<'a> {
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
         let prev = self.moves[ply - 1];
-        // What the pruning below trusts: the hash score where its bound places the true
-        // score beyond the evaluation (`TT_SCORE_AS_EVAL`), else the evaluation. Reverse
-        // futility and null move take `eval`, the frontier's pruning `frontier_eval`.
-        let static_eval = eval;
-        let eval = match hit {
-            Some(h)
-                if TT_SCORE_AS_EVAL != 0
-                    && !in_check
-                    && excluded.is_none()
-                    && h.score.abs() < MATE_BOUND
-                    && match h.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => h.score > eval,
-                        Bound::Upper => h.score < eval,
-                    } =>
-            {
-                h.score
-            }
-            _ => eval,
-        };
-        let frontier_eval = if TT_SCORE_AS_EVAL == 2 {
-            eval
-        } else {
-            static_eval
-        };
 
         let mut mate_threat = false;
         if !pv_node && !in_check {
             let d = depth / ONE_PLY;
-            // Reverse futility: far above beta with little depth left, the node will hold,
-            // unless the enemy queen has just come to bear on our king: a sacrifice there
-            // (WAC.001's Qg6) can leave us far ahead on material and mated, which no static
-            // margin prices. (Tested only just after a queen move, so that reverse
-            // futility fires almost as often as before.)
-            if d <= REVERSE_FUTILITY_DEPTH
+            // Step 7. Reverse futility: far above beta with little depth left, the node will
+            // hold, unless the opponent's last move brought a piece to bear on our king: a
+            // sacrifice there (WAC.001's Qg6) can leave us far ahead on material and mated,
+            // which no static margin prices (`threat_on_king`).
+            if d <= param!(REVERSE_FUTILITY_DEPTH)
                 && eval.abs() < MATE_BOUND
-                && eval - REVERSE_FUTILITY_MARGIN * (d - improving as i32) >= beta
+                && eval - param!(REVERSE_FUTILITY_MARGIN) * (d - improving as i32) >= beta
                 && !self.threat_on_king(prev, eval - beta)
             {
                 return eval;
             }
-            // Razoring: hopeless at the frontier unless a capture saves it.
-            if d <= RAZOR_DEPTH && excluded.is_none() && frontier_eval + RAZOR_MARGIN * d < alpha {
+            // Step 8. Razoring: hopeless at the frontier unless a capture saves it.
+            if d <= param!(RAZOR_DEPTH)
+                && excluded.is_none()
+                && eval + param!(RAZOR_MARGIN) * d < alpha
+            {
                 let q = self.quiescence(alpha, beta, ply, 0);
                 if q < alpha {
                     return q;
                 }
             }
-            // Adaptive null move.
-            if depth >= NULL_MIN_DEPTH
+            // Step 9. Adaptive null move: if passing still beats beta, a real move will too,
+            // except in zugzwang.
+            if depth >= param!(NULL_MIN_DEPTH)
                 && excluded.is_none()
                 && eval >= beta
                 && !prev.is_none()
@@ -1008,10 +990,10 @@ impl<'a> Tree<'a> {
                 && beta > -MATE_BOUND
             {
                 let pieces = self.pos.pieces(us).len() - 1;
-                let r = NULL_BASE_REDUCTION
-                    + d / NULL_DEPTH_DIVISOR
-                    + ((eval - beta) / NULL_EVAL_DIVISOR).min(NULL_EVAL_MAX)
-                    + (pieces >= NULL_MATERIAL_PIECES) as i32;
+                let r = param!(NULL_BASE_REDUCTION)
+                    + d / param!(NULL_DEPTH_DIVISOR)
+                    + ((eval - beta) / param!(NULL_EVAL_DIVISOR)).min(param!(NULL_EVAL_MAX))
+                    + (pieces >= param!(NULL_MATERIAL_PIECES)) as i32;
                 self.moves[ply] = Move::NONE;
                 self.pos.make_null();
                 let v = -self.alpha_beta(
@@ -1030,8 +1012,8 @@ impl<'a> Tree<'a> {
                     let v = if v >= MATE_BOUND { beta } else { v };
                     // Only a zugzwang-prone node (few pieces) deep enough to afford it is
                     // verified; elsewhere the null move's verdict stands.
-                    let few_pieces = pieces <= NULL_VERIFY_MAX_PIECES;
-                    if !(few_pieces && depth >= NULL_VERIFY_DEPTH) {
+                    let few_pieces = pieces <= param!(NULL_VERIFY_MAX_PIECES);
+                    if !(few_pieces && depth >= param!(NULL_VERIFY_DEPTH)) {
                         return v;
                     }
                     // Confirm with a reduced search that may not pass.
@@ -1049,38 +1031,17 @@ impl<'a> Tree<'a> {
             }
         }
 
-        // ProbCut: a good capture that beats beta by a margin in a much shallower search will
-        // almost surely beat beta in the full one. Skipped when the hash table already knows
-        // that the node stays below that bound at about that depth. Off by default (`PROBCUT`).
-        // Like null move, it trusts a shallow search, which zugzwang can fool: not with a
-        // single piece left (the Morphy mate `kbK5/pp6/1P6/8/8/8/8/R7 w` is lost otherwise).
-        if PROBCUT
-            && !pv_node
-            && !in_check
-            && excluded.is_none()
-            && depth >= PROBCUT_MIN_DEPTH
-            && beta.abs() < MATE_BOUND
-            && self.pos.pieces(us).len() - 1 > NULL_VERIFY_MAX_PIECES
-        {
-            let rbeta = (beta + PROBCUT_MARGIN).min(MATE_BOUND - 1);
-            let known_below =
-                hit.is_some_and(|h| h.depth >= depth - PROBCUT_REDUCTION && h.score < rbeta);
-            if !known_below {
-                if let Some(v) = self.probcut(frontier_eval, rbeta, depth, ply, cut_node) {
-                    return v;
-                }
-            }
-        }
-
-        // Internal iterative reduction: without a hash move this node is probably less
+        // Step 10. Internal iterative reduction: without a hash move this node is probably less
         // important than its depth says, and the shallower search will supply one next time.
-        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+        if tt_move.is_none() && depth >= param!(IIR_MIN_DEPTH) {
             depth -= ONE_PLY;
         }
 
+        // Step 11. Singular extension: a hash move far better than every other deserves
+        // more depth; several moves above beta let the node fail high at once.
         let singular_ext = match hit {
             Some(h) if excluded.is_none() && !tt_move.is_none() => {
-                match self.singular(h, tt_move, depth, beta, ply, pv_node, cut_node) {
+                match self.singular(h, tt_move, depth, beta, ply, cut_node) {
                     Singular::Extend(e) => e,
                     Singular::MultiCut(v) => return v,
                 }
@@ -1088,13 +1049,14 @@ impl<'a> Tree<'a> {
             _ => 0,
         };
 
+        // Step 12. A forced reply or a mate threat makes the whole node more critical.
         let ci = self.pos.check_info();
         if in_check && self.pos.legal_moves().len() == 1 {
-            depth += SINGLE_REPLY_EXTENSION;
+            depth += param!(SINGLE_REPLY_EXTENSION);
         }
-        let may_extend = (ply as i32) < self.root_depth * EXTENSION_PLY_FACTOR;
+        let may_extend = (ply as i32) < self.root_depth * param!(EXTENSION_PLY_FACTOR);
         if mate_threat && may_extend {
-            depth += MATE_THREAT_EXTENSION;
+            depth += param!(MATE_THREAT_EXTENSION);
         }
         let killers = self.killers.get(ply);
         let grand = if ply >= 2 {
@@ -1120,11 +1082,10 @@ impl<'a> Tree<'a> {
             beta,
             pv_node,
             cut_node,
-            tt_capture: tt_move.is_capture(),
             tt_move,
             singular_ext,
             in_check,
-            eval: frontier_eval,
+            eval,
             improving,
             may_extend,
             prev,
@@ -1132,6 +1093,7 @@ impl<'a> Tree<'a> {
             killers,
         };
 
+        // Step 13. The move loop.
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = Move::NONE;
@@ -1227,6 +1189,8 @@ impl<'a> Tree<'a> {
         }
         self.put_picker(ply, picker);
 
+        // Step 14. No legal move is mate or stalemate; no searched move bounds the node by
+        // alpha.
         if legal == 0 {
             return if !excluded.is_none() {
                 // Only the left-out move was legal: nothing else reaches the singular bound.
@@ -1244,6 +1208,7 @@ impl<'a> Tree<'a> {
         if !excluded.is_none() {
             return best;
         }
+        // Step 15. The result teaches the correction history and goes into the hash table.
         let bound = Bound::of(best, original_alpha, beta);
         // The result teaches the correction history when it says where the true score lies
         // relative to the evaluation: exact, or a bound on the far side of it. Positions won
@@ -1251,8 +1216,8 @@ impl<'a> Tree<'a> {
         if !in_check
             && (best_move.is_none() || best_move.is_quiet())
             && best.abs() < MATE_BOUND
-            && !(bound == Bound::Lower && best <= static_eval)
-            && !(bound == Bound::Upper && best >= static_eval)
+            && !(bound == Bound::Lower && best <= eval)
+            && !(bound == Bound::Upper && best >= eval)
         {
             if let Some(keys) = self.correction_key() {
                 self.history
@@ -1279,18 +1244,17 @@ impl<'a> Tree<'a> {
         depth: i32,
         beta: i32,
         ply: usize,
-        pv_node: bool,
         cut_node: bool,
     ) -> Singular {
-        let usable = depth >= SINGULAR_MIN_DEPTH
-            && h.depth >= depth - SINGULAR_TT_DEPTH_SLACK
+        let usable = depth >= param!(SINGULAR_MIN_DEPTH)
+            && h.depth >= depth - param!(SINGULAR_TT_DEPTH_SLACK)
             && matches!(h.bound, Bound::Lower | Bound::Exact)
             && h.score.abs() < MATE_BOUND
-            && (ply as i32) < self.root_depth * EXTENSION_PLY_FACTOR;
+            && (ply as i32) < self.root_depth * param!(EXTENSION_PLY_FACTOR);
         if !usable {
             return Singular::Extend(0);
         }
-        let singular_beta = h.score - SINGULAR_MARGIN_PER_PLY * (depth / ONE_PLY);
+        let singular_beta = h.score - param!(SINGULAR_MARGIN_PER_PLY) * (depth / ONE_PLY);
         self.excluded[ply] = tt_move;
         let v = self.alpha_beta(
             singular_beta - 1,
@@ -1303,14 +1267,12 @@ impl<'a> Tree<'a> {
         if self.stopped {
             return Singular::Extend(0);
         }
-        if !pv_node && v < singular_beta.saturating_sub(SINGULAR_DOUBLE_MARGIN) {
-            Singular::Extend(SINGULAR_DOUBLE_EXTENSION)
-        } else if v < singular_beta {
-            Singular::Extend(SINGULAR_EXTENSION)
+        if v < singular_beta {
+            Singular::Extend(param!(SINGULAR_EXTENSION))
         } else if singular_beta >= beta {
             Singular::MultiCut(singular_beta)
         } else if h.score >= beta {
-            Singular::Extend(SINGULAR_NEGATIVE_EXTENSION)
+            Singular::Extend(param!(SINGULAR_NEGATIVE_EXTENSION))
         } else {
             Singular::Extend(0)
         }
@@ -1320,7 +1282,7 @@ impl<'a> Tree<'a> {
     /// with a re-search when a reduced or null-window search beats alpha). `legal` counts this
     /// move; `searched` moves came before it; `best` and `alpha` are the node's so far.
     #[allow(clippy::too_many_arguments)]
-    fn search_move(
+    pub(super) fn search_move(
         &mut self,
         n: &NodeInfo,
         m: Move,
@@ -1343,25 +1305,28 @@ impl<'a> Tree<'a> {
         // Pruning of moves that cannot raise alpha, once one line has been searched.
         if !n.in_check && searched > 0 && best > -MATE_BOUND {
             if quiet && !gives_check {
-                let lmp_count = (LMP_BASE + d * d) / if n.improving { 1 } else { 2 };
-                if d <= LMP_DEPTH && legal as i32 > lmp_count {
+                let lmp_count = (param!(LMP_BASE) + d * d) / if n.improving { 1 } else { 2 };
+                if d <= param!(LMP_DEPTH) && legal as i32 > lmp_count {
                     return Step::PrunedQuiets;
                 }
-                if d <= FUTILITY_DEPTH && n.eval + FUTILITY_BASE + FUTILITY_PER_PLY * d <= alpha {
+                if d <= param!(FUTILITY_DEPTH)
+                    && n.eval + param!(FUTILITY_BASE) + param!(FUTILITY_PER_PLY) * d <= alpha
+                {
                     return Step::PrunedQuiets;
                 }
-                if d <= HISTORY_PRUNE_DEPTH
-                    && self.history.score(m, &n.ctx) < -HISTORY_PRUNE_PER_PLY * d
+                if d <= param!(HISTORY_PRUNE_DEPTH)
+                    && self.history.score(m, &n.ctx) < -param!(HISTORY_PRUNE_PER_PLY) * d
                 {
                     return Step::Pruned;
                 }
-                if d <= SEE_QUIET_DEPTH && !self.pos.see_ge(m, -SEE_QUIET_MARGIN * d) {
+                if d <= param!(SEE_QUIET_DEPTH)
+                    && !self.pos.see_ge(m, -param!(SEE_QUIET_MARGIN) * d)
+                {
                     return Step::Pruned;
                 }
             } else if !quiet
-                && d <= SEE_CAPTURE_DEPTH
-                && !self.spared_checking_capture(m, gives_check)
-                && !self.pos.see_ge(m, -SEE_CAPTURE_MARGIN * d)
+                && d <= param!(SEE_CAPTURE_DEPTH)
+                && !self.pos.see_ge(m, -param!(SEE_CAPTURE_MARGIN) * d)
             {
                 return Step::Pruned;
             }
@@ -1370,18 +1335,14 @@ impl<'a> Tree<'a> {
         let prev = n.prev;
         let mut ext = 0;
         if n.may_extend {
-            if gives_check
-                && (!CHECK_EXTENSION_SAFE_ONLY
-                    || self.pos.see_ge(m, 0)
-                    || self.pos.gives_discovered_check(m))
-            {
-                ext += CHECK_EXTENSION;
+            if gives_check {
+                ext += param!(CHECK_EXTENSION);
             }
             if m.is_capture() && prev.is_capture() && m.to() == prev.to() {
                 let a = SEE_VALUES[m.captured().kind_index() as usize];
                 let b = SEE_VALUES[prev.captured().kind_index() as usize];
-                if (a - b).abs() <= RECAPTURE_VALUE_TOLERANCE {
-                    ext += RECAPTURE_EXTENSION;
+                if (a - b).abs() <= param!(RECAPTURE_VALUE_TOLERANCE) {
+                    ext += param!(RECAPTURE_EXTENSION);
                 }
             }
             let us = self.pos.side_to_move();
@@ -1389,16 +1350,12 @@ impl<'a> Tree<'a> {
                 && us.relative_rank(rank_of(m.to())) == 6
                 && is_passed(&self.pos, m.to(), us)
             {
-                ext += PAWN_SEVENTH_EXTENSION;
+                ext += param!(PAWN_SEVENTH_EXTENSION);
             }
-            // A double singular extension is the one extension allowed past the cap.
-            let cap = if m == n.tt_move {
+            if m == n.tt_move {
                 ext += n.singular_ext;
-                EXTENSION_CAP.max(n.singular_ext)
-            } else {
-                EXTENSION_CAP
-            };
-            ext = ext.min(cap);
+            }
+            ext = ext.min(param!(EXTENSION_CAP));
         }
         let new_depth = depth - ONE_PLY + ext;
 
@@ -1408,8 +1365,8 @@ impl<'a> Tree<'a> {
             -self.alpha_beta(-beta, -alpha, new_depth, ply + 1, !n.pv_node && !n.cut_node)
         } else {
             let mut r = 0;
-            if depth >= LMR_MIN_DEPTH
-                && searched >= LMR_MIN_MOVES + n.pv_node as usize
+            if depth >= param!(LMR_MIN_DEPTH)
+                && searched >= param!(LMR_MIN_MOVES) + n.pv_node as usize
                 && !n.in_check
                 && (quiet || bad_capture)
             {
@@ -1428,15 +1385,6 @@ impl<'a> Tree<'a> {
                 if quiet && (m == n.killers[0] || m == n.killers[1]) {
                     r = (r - ONE_PLY).max(0);
                 }
-                // Expected cut nodes and quiets after a capturing hash move are less likely
-                // to matter (both 0 by default: unscreened).
-                if n.cut_node {
-                    r += LMR_CUT_NODE;
-                }
-                if quiet && n.tt_capture {
-                    r += LMR_TT_CAPTURE;
-                }
-                r = r.clamp(0, (depth - 2 * ONE_PLY).max(0));
             }
             let mut s = if r > 0 {
                 -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, ply + 1, true)
@@ -1446,14 +1394,13 @@ impl<'a> Tree<'a> {
             let mut full_depth = new_depth;
             if s > alpha && r > 0 {
                 // The reduced search's margin over the best so far sizes the re-search: far
-                // above it, a ply deeper; barely above, a ply shallower (`LMR_DEEPER_SHALLOWER`).
-                if LMR_DEEPER_SHALLOWER {
-                    let deeper = LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * (new_depth / ONE_PLY);
-                    if s > best + deeper {
-                        full_depth += ONE_PLY;
-                    } else if s < best + LMR_SHALLOWER_MARGIN {
-                        full_depth -= ONE_PLY;
-                    }
+                // above it, a ply deeper; barely above, a ply shallower.
+                let deeper =
+                    param!(LMR_DEEPER_BASE) + param!(LMR_DEEPER_PER_PLY) * (new_depth / ONE_PLY);
+                if s > best + deeper {
+                    full_depth += ONE_PLY;
+                } else if s < best + param!(LMR_SHALLOWER_MARGIN) {
+                    full_depth -= ONE_PLY;
                 }
                 if full_depth > new_depth - r {
                     s = -self.alpha_beta(-alpha - 1, -alpha, full_depth, ply + 1, !n.cut_node);
@@ -1473,12 +1420,16 @@ impl<'a> Tree<'a> {
     /// `count` is its number (1-based) among the root moves of this line.
     fn root_move(&mut self, depth: i32, beta: i32, m: Move, count: usize, alpha: i32) -> i32 {
         let gives_check = self.pos.gives_check(m);
-        let ext = if gives_check { CHECK_EXTENSION } else { 0 };
+        let ext = if gives_check {
+            param!(CHECK_EXTENSION)
+        } else {
+            0
+        };
         let new_depth = depth - ONE_PLY + ext;
         self.moves[0] = m;
         self.pos.make(m);
         let mut r = 0;
-        if depth >= LMR_MIN_DEPTH && count - 1 > LMR_MIN_MOVES && m.is_quiet() {
+        if depth >= param!(LMR_MIN_DEPTH) && count - 1 > param!(LMR_MIN_MOVES) && m.is_quiet() {
             r = self.reduction(depth, count, true, true, gives_check, 0);
         }
         let mut s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, 1, true);
@@ -1492,302 +1443,19 @@ impl<'a> Tree<'a> {
         s
     }
 
-    /// May the root share its remaining moves now?
-    fn may_split_root(&self, depth: i32) -> bool {
-        SPLIT_AT_ROOT
-            && self.job.threads > 1
-            && depth >= SPLIT_MIN_DEPTH
-            && self.job.idle.load(Ordering::Relaxed) > 0
-    }
-
-    /// Is this node worth sharing now? Deep enough, its eldest brothers searched (one at a
-    /// PV node, a few at an expected ALL node — just one when an owner above waits idle for
-    /// this thread), and a thread is looking for work.
-    fn may_split(&self, n: &NodeInfo, searched: usize) -> bool {
-        let all_moves = || {
-            let owner_idle = self
-                .split
-                .as_ref()
-                .is_some_and(|sp| sp.owner_waiting_here_or_above());
-            if owner_idle {
-                SPLIT_ALL_MOVES_OWNER_WAITING
-            } else {
-                SPLIT_ALL_MOVES
-            }
-        };
-        self.job.threads > 1
-            && n.depth >= SPLIT_MIN_DEPTH
-            && searched
-                >= if n.pv_node {
-                    SPLIT_PV_MOVES
-                } else {
-                    all_moves()
-                }
-            && self.splits_owned < SPLIT_MAX_PER_THREAD
-            && self.job.idle.load(Ordering::Relaxed) > 0
-    }
-
-    /// Turns this node into a split point: its remaining legal moves, in the picker's order,
-    /// go into a shared list; this thread searches them with whichever helpers join, then
-    /// waits for (and helps) its helpers, and returns the node's result.
-    fn split(
-        &mut self,
-        n: &NodeInfo,
-        picker: &mut Picker,
-        ci: &CheckInfo,
-        so_far: (i32, i32, Move),
-        legal: usize,
-        searched: usize,
-    ) -> AfterSplit {
-        let mut moves = Vec::new();
-        while let Some(m) = picker.next(&self.pos, self.history, ci) {
-            if self.pos.is_legal(m, ci) {
-                moves.push((m, picker.in_bad_captures()));
-            }
-        }
-        if moves.is_empty() {
-            return AfterSplit {
-                best: so_far.1,
-                best_move: so_far.2,
-            };
-        }
-        let counts = (legal, searched, picker.skip_quiets);
-        self.split_with(n, moves, so_far, counts).0
-    }
-
-    /// The split itself, for a list of `moves` still to search (each with "bad capture"), given
-    /// the node's (alpha, best, best move) and (legal moves, searched moves, quiets pruned) so
-    /// far. Also returns, at the root, the moves that raised alpha.
-    fn split_with(
-        &mut self,
-        n: &NodeInfo,
-        moves: Vec<(Move, bool)>,
-        (alpha, best, best_move): (i32, i32, Move),
-        (legal, searched, skip_quiets): (usize, usize, bool),
-    ) -> (AfterSplit, Vec<RootResult>) {
-        let ply = n.ply;
-        let pv = if n.pv_node {
-            self.pv[ply][ply..self.pv_len[ply].max(ply)].to_vec()
-        } else {
-            Vec::new()
-        };
-        let sp = Arc::new(SplitPoint {
-            node: n.clone(),
-            pos: self.pos.clone(),
-            path_moves: self.moves[..=ply].to_vec(),
-            path_evals: self.evals[..=ply].to_vec(),
-            root_depth: self.root_depth,
-            killers: self.killers.as_ref().clone(),
-            parent: self.split.clone(),
-            cutoff: CachePadded::new(AtomicBool::new(false)),
-            owner_waiting: CachePadded::new(AtomicBool::new(false)),
-            state: CachePadded::new(Mutex::new(SplitState {
-                moves,
-                next: 0,
-                legal,
-                searched,
-                alpha,
-                best,
-                best_move,
-                pv,
-                root_results: Vec::new(),
-                skip_quiets,
-                helpers: 0,
-                closed: false,
-            })),
-        });
-        self.job.publish(&sp);
-        let outer = self.split.replace(sp.clone());
-        self.splits_owned += 1;
-        self.split_loop(&sp);
-        sp.state.lock().closed = true;
-        self.wait_for_helpers(&sp);
-        self.job.withdraw(&sp);
-        self.splits_owned -= 1;
-        self.split = outer;
-        self.stopped = self.must_unwind();
-        let mut st = sp.state.lock();
-        if n.pv_node {
-            let len = st.pv.len().min(MAX_PLY + 1 - ply);
-            self.pv[ply][ply..ply + len].copy_from_slice(&st.pv[..len]);
-            self.pv_len[ply] = ply + len;
-        }
-        let after = AfterSplit {
-            best: st.best,
-            best_move: st.best_move,
-        };
-        (after, std::mem::take(&mut st.root_results))
-    }
-
-    /// Takes moves from a split point and searches them until none is left or the split point
-    /// is cut off; used by the owner and by its helpers alike.
-    fn split_loop(&mut self, sp: &Arc<SplitPoint>) {
-        let n = &sp.node;
-        while !self.stopped {
-            let (m, bad_capture, legal, searched, alpha, best) = {
-                let mut st = sp.state.lock();
-                if sp.cutoff.load(Ordering::Relaxed) {
-                    break;
-                }
-                let mut taken = None;
-                while st.next < st.moves.len() {
-                    let (m, bad) = st.moves[st.next];
-                    st.next += 1;
-                    if !(st.skip_quiets && m.is_quiet()) {
-                        taken = Some((m, bad));
-                        break;
-                    }
-                }
-                let Some((m, bad)) = taken else {
-                    break;
-                };
-                st.legal += 1;
-                (m, bad, st.legal, st.searched, st.alpha, st.best)
-            };
-            let score = match self.search_move(n, m, legal, searched, bad_capture, alpha, best) {
-                Step::Searched(score) => score,
-                Step::Pruned => continue,
-                Step::PrunedQuiets => {
-                    sp.state.lock().skip_quiets = true;
-                    continue;
-                }
-            };
-            if self.stopped {
-                break;
-            }
-            let mut st = sp.state.lock();
-            st.searched += 1;
-            if n.root && score > st.alpha {
-                let mut pv = vec![m];
-                pv.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
-                let seldepth = self.seldepth;
-                st.root_results.push(RootResult {
-                    mv: m,
-                    score,
-                    pv,
-                    seldepth,
-                });
-            }
-            if score > st.best {
-                st.best = score;
-                if score > st.alpha {
-                    st.best_move = m;
-                    if n.pv_node {
-                        let ply = n.ply;
-                        st.pv.clear();
-                        st.pv.push(m);
-                        let child_len = self.pv_len[ply + 1].max(ply + 1);
-                        st.pv
-                            .extend_from_slice(&self.pv[ply + 1][ply + 1..child_len]);
-                    }
-                    if score >= n.beta {
-                        sp.cutoff.store(true, Ordering::Relaxed);
-                        self.job.split_cutoffs.fetch_add(1, Ordering::Relaxed);
-                        break;
-                    }
-                    st.alpha = score;
-                }
-            }
-        }
-    }
-
-    /// The owner of a split point without moves left waits for its helpers, and meanwhile
-    /// helps them: it joins split points below its own (never any other, so it is free the
-    /// moment its own helpers finish).
-    fn wait_for_helpers(&mut self, sp: &Arc<SplitPoint>) {
-        let backoff = Backoff::new();
-        let mut since = Instant::now();
-        self.job.idle.fetch_add(1, Ordering::Relaxed);
-        sp.owner_waiting.store(true, Ordering::Relaxed);
-        while sp.state.lock().helpers > 0 {
-            if self.help_once(Some(sp), &mut since) {
-                backoff.reset();
-            } else {
-                backoff.snooze();
-            }
-        }
-        sp.owner_waiting.store(false, Ordering::Relaxed);
-        self.job.add_idle(since);
-        self.job.idle.fetch_sub(1, Ordering::Relaxed);
-    }
-
-    /// Works at another thread's split point (this thread is already counted among its
-    /// helpers), then leaves it; the thread's own position and stacks are kept aside.
-    fn work_at(&mut self, sp: &Arc<SplitPoint>) {
-        let ply = sp.node.ply;
-        let saved_pos = std::mem::replace(&mut self.pos, sp.pos.clone());
-        let saved_moves = self.moves;
-        let saved_evals = self.evals;
-        let saved_root_depth = self.root_depth;
-        self.moves[..=ply].copy_from_slice(&sp.path_moves);
-        self.evals[..=ply].copy_from_slice(&sp.path_evals);
-        self.root_depth = sp.root_depth;
-        *self.killers = sp.killers.clone();
-        let outer = self.split.replace(sp.clone());
-        self.split_loop(sp);
-        sp.state.lock().helpers -= 1;
-        self.split = outer;
-        self.stopped = self.must_unwind();
-        self.pos = saved_pos;
-        self.moves = saved_moves;
-        self.evals = saved_evals;
-        self.root_depth = saved_root_depth;
-    }
-
-    /// An idle thread's step: joins a split point (below `under`, if given) and works there,
-    /// counting the time since `since` as idle and restarting that clock; false when no split
-    /// point had work.
-    fn help_once(&mut self, under: Option<&Arc<SplitPoint>>, since: &mut Instant) -> bool {
-        let Some(sp) = self.job.find_work(under, SPLIT_MAX_HELPERS) else {
-            return false;
-        };
-        self.job.add_idle(*since);
-        self.job.idle.fetch_sub(1, Ordering::Relaxed);
-        self.work_at(&sp);
-        self.job.idle.fetch_add(1, Ordering::Relaxed);
-        *since = Instant::now();
-        true
-    }
-
-    /// A helper thread's life during one search: join split points until the search ends.
-    pub fn idle_loop(&mut self) {
-        let backoff = Backoff::new();
-        let mut since = Instant::now();
-        self.job.idle.fetch_add(1, Ordering::Relaxed);
-        while !self.job.done.load(Ordering::Acquire) {
-            if self.help_once(None, &mut since) {
-                backoff.reset();
-            } else if backoff.is_completed() {
-                std::thread::yield_now();
-            } else {
-                backoff.snooze();
-            }
-        }
-        self.job.add_idle(since);
-        self.job.idle.fetch_sub(1, Ordering::Relaxed);
-    }
-
-    /// The correction history's keys for this position: its pawn key and each colour's key of
-    /// its other pieces, or none without pawns.
+    /// The correction history's key for this position: its pawn key, or none without pawns.
     /// Every pawnless position shares one pawn key, so an entry learnt in one pawnless ending
     /// would shift the evaluation of all others (it broke the KBNK mate, whose recogniser's
     /// gradient toward the corner must stay as it is).
     #[inline]
-    fn correction_key(&self) -> Option<CorrectionKeys> {
-        (self.pos.kind_set(Kind::Pawn) != 0).then(|| CorrectionKeys {
-            pawn: self.pos.pawn_key(),
-            non_pawn: if CORRECTION_NON_PAWN_WEIGHT != 0 {
-                Colour::BOTH.map(|c| self.pos.non_pawn_key(c))
-            } else {
-                [0; 2]
-            },
-        })
+    fn correction_key(&self) -> Option<u64> {
+        (self.pos.kind_set(Kind::Pawn) != 0).then(|| self.pos.pawn_key())
     }
 
     /// The static evaluation `raw` plus what the correction history has learnt about this
     /// pawn structure.
     #[inline]
-    fn corrected(&self, raw: i32) -> i32 {
+    pub(super) fn corrected(&self, raw: i32) -> i32 {
         match self.correction_key() {
             Some(keys) => self
                 .history
@@ -1795,159 +1463,5 @@ impl<'a> Tree<'a> {
                 .corrected(self.pos.side_to_move(), keys, raw),
             None => raw,
         }
-    }
-
-    /// ProbCut's captures, most valuable victim first, each good enough by SEE to lift the
-    /// static evaluation to `rbeta`: a quiescence search against `rbeta` first, then, when that
-    /// holds, a search `PROBCUT_REDUCTION` shallower. The first that stays at or above `rbeta`
-    /// gives the node's score.
-    fn probcut(
-        &mut self,
-        eval: i32,
-        rbeta: i32,
-        depth: i32,
-        ply: usize,
-        cut_node: bool,
-    ) -> Option<i32> {
-        let ci = self.pos.check_info();
-        let mut list = MoveList::new();
-        self.pos.generate(GenType::Captures, &mut list);
-        let history = &self.history;
-        list.as_mut_slice().sort_by_key(|&m| {
-            std::cmp::Reverse(if PROBCUT_CAPTURE_HISTORY {
-                capture_order(m, history)
-            } else {
-                mvv_lva(m)
-            })
-        });
-        for &m in list.iter() {
-            if !self.pos.is_legal(m, &ci) || !self.pos.see_ge(m, rbeta - eval) {
-                continue;
-            }
-            self.moves[ply] = m;
-            self.pos.make(m);
-            let mut v = -self.quiescence(-rbeta, -rbeta + 1, ply + 1, 0);
-            if v >= rbeta {
-                v = -self.alpha_beta(
-                    -rbeta,
-                    -rbeta + 1,
-                    depth - PROBCUT_REDUCTION - ONE_PLY,
-                    ply + 1,
-                    !cut_node,
-                );
-            }
-            self.pos.unmake();
-            if self.stopped {
-                return Some(0);
-            }
-            if v >= rbeta {
-                return Some(v);
-            }
-        }
-        None
-    }
-
-    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
-        if let Some(score) = self.enter_node(alpha, beta, ply) {
-            return score;
-        }
-        let in_check = self.pos.in_check();
-        let pv_node = beta - alpha > 1;
-        let key = self.pos.key();
-        let use_tt = qply < QS_TT_PLIES;
-        if !in_check {
-            self.eval.touch(&self.pos);
-        }
-        let hit = if use_tt {
-            self.tt.probe(key, ply)
-        } else {
-            None
-        };
-        let tt_move = self.hash_move(hit);
-        if let Some(h) = hit {
-            if !pv_node && h.cuts(alpha, beta) {
-                return h.score;
-            }
-        }
-
-        let original_alpha = alpha;
-        let stand_pat;
-        let raw_eval;
-        let mut best;
-        if in_check {
-            stand_pat = -INFINITY;
-            raw_eval = 0;
-            best = -MATE + ply as i32;
-        } else {
-            raw_eval = match hit {
-                Some(h) => h.eval,
-                None => self.eval.evaluate(&self.pos, alpha, beta),
-            };
-            stand_pat = self.corrected(raw_eval);
-            if stand_pat >= beta {
-                if use_tt && hit.is_none() {
-                    self.tt
-                        .store(key, Move::NONE, stand_pat, raw_eval, 0, Bound::Lower, ply);
-                }
-                return stand_pat;
-            }
-            alpha = alpha.max(stand_pat);
-            best = stand_pat;
-        }
-
-        let ci = self.pos.check_info();
-        let mut picker = self.take_picker(ply);
-        picker.start_quiescence(tt_move, in_check, qply < QS_CHECK_PLIES);
-        let mut best_move = Move::NONE;
-        while let Some(m) = picker.next(&self.pos, self.history, &ci) {
-            // The pruning tests come before the legality test: most captures they drop are
-            // never tested for legality at all (the order changes no result).
-            if !in_check {
-                // Delta pruning: the capture cannot lift the score to alpha, unless it checks
-                // (a checking capture can mate, as 1...fxg6 2.Nxg6# in WAC.001).
-                if m.is_capture()
-                    && !m.is_promotion()
-                    && stand_pat + SEE_VALUES[m.captured().kind_index() as usize] + DELTA_MARGIN
-                        <= alpha
-                    && !self.pos.gives_check(m)
-                {
-                    continue;
-                }
-                if !self.pos.see_ge(m, 0)
-                    && (qply >= QS_SEE_CHECK_PLIES || !self.pos.gives_check(m))
-                {
-                    continue;
-                }
-            }
-            if !self.pos.is_legal(m, &ci) {
-                continue;
-            }
-            self.moves[ply] = m;
-            self.pos.make(m);
-            let score = -self.quiescence(-beta, -alpha, ply + 1, qply + 1);
-            self.pos.unmake();
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = m;
-                    if pv_node {
-                        self.update_pv(ply, m);
-                    }
-                    if score >= beta {
-                        break;
-                    }
-                    alpha = score;
-                }
-            }
-        }
-        self.put_picker(ply, picker);
-        if use_tt {
-            let bound = Bound::of(best, original_alpha, beta);
-            self.tt.store(key, best_move, best, raw_eval, 0, bound, ply);
-        }
-        best
     }
 }

@@ -7,278 +7,311 @@
 //! owner that runs out of moves helps its own helpers (joins split points below its own)
 //! instead of spinning.
 //!
-//! Here live the per-search `Job` the threads share, the `SplitPoint`, the helper-thread `Pool`
-//! (threads started once and parked between searches) and the statistics. The tree walk
-//! itself, including the split loop, is in `searcher.rs`.
+//! Here live the split itself (the loop that owner and helpers share, an owner's wait for its
+//! helpers, a helper's idle loop) and the helper-thread `Pool` (threads started once and parked
+//! between searches). The shared data (`Job`, `SplitPoint`) is in `shared.rs`; the tree walk
+//! in `searcher.rs`.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
-use crossbeam_utils::CachePadded;
+use crossbeam_utils::{Backoff, CachePadded};
 use parking_lot::{Condvar, Mutex};
 
-use crate::board::Position;
+use crate::board::attacks::CheckInfo;
 use crate::eval::Evaluator;
 use crate::moves::Move;
 
-use super::history::{Context, History, Killers};
-use super::searcher::Tree;
-use super::tt::TranspositionTable;
+use super::history::History;
+use super::params::*;
+use super::picker::Picker;
+use super::searcher::{Step, Tree};
+use super::shared::{Job, NodeInfo, RootResult, SplitPoint, SplitState};
 
 /// Stack of every search thread: deep recursion with move lists on the stack.
 pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 
-/// Counters of the parallel search for the last search, summed over all threads.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SmpStats {
-    /// Split points created (a node handing its remaining moves to idle threads).
-    pub splits: u64,
-    /// Times a thread joined another thread's split point.
-    pub joins: u64,
-    /// Split points ended early by a beta cutoff.
-    pub split_cutoffs: u64,
-    /// Transposition-table accesses that found their stripe locked and had to wait.
-    pub tt_lock_waits: u64,
-    /// Nodes searched by threads other than the main one.
-    pub helper_nodes: u64,
-    /// Microseconds threads spent looking for work (helpers without a split point to join,
-    /// owners waiting for their helpers with nothing to help below), summed over threads.
-    pub idle_us: u64,
+/// A node's results after a split: the loop's variables, brought up to date.
+pub(super) struct AfterSplit {
+    pub(super) best: i32,
+    pub(super) best_move: Move,
 }
 
-/// What a node knows before its move loop; a split point hands it to every helper.
-#[derive(Clone, Debug)]
-pub struct NodeInfo {
-    /// The root: moves are searched the root's way and their results kept one by one.
-    pub root: bool,
-    pub ply: usize,
-    /// Remaining depth in quarter plies (after IIR and the single-reply extension).
-    pub depth: i32,
-    pub beta: i32,
-    pub pv_node: bool,
-    /// An expected cut node (see `alpha_beta`).
-    pub cut_node: bool,
-    /// The hash move is a capture.
-    pub tt_capture: bool,
-    pub tt_move: Move,
-    /// Extension of the hash move from the singular-extension test (may be negative).
-    pub singular_ext: i32,
-    pub in_check: bool,
-    pub eval: i32,
-    pub improving: bool,
-    pub may_extend: bool,
-    pub prev: Move,
-    pub ctx: Context,
-    pub killers: [Move; 2],
-}
-
-/// A root move searched at a split point that raised alpha when it finished.
-#[derive(Clone, Debug)]
-pub struct RootResult {
-    pub mv: Move,
-    pub score: i32,
-    pub pv: Vec<Move>,
-    pub seldepth: i32,
-}
-
-/// The part of a split point that changes, guarded by its lock.
-pub struct SplitState {
-    /// The remaining legal moves in the order the picker gave them, each with "came from the
-    /// bad-capture stage" (reduced like a quiet).
-    pub moves: Vec<(Move, bool)>,
-    pub next: usize,
-    /// Legal moves taken so far at this node, before and after the split.
-    pub legal: usize,
-    /// Moves searched so far at this node.
-    pub searched: usize,
-    pub alpha: i32,
-    pub best: i32,
-    pub best_move: Move,
-    /// The best line from this node (PV nodes only).
-    pub pv: Vec<Move>,
-    /// At the root: every move that raised alpha, with its score, line and selective depth.
-    pub root_results: Vec<RootResult>,
-    /// Late-move pruning has started: further quiet moves are skipped.
-    pub skip_quiets: bool,
-    /// Threads other than the owner working here.
-    pub helpers: usize,
-    /// The owner has stopped taking moves: nobody may join any more.
-    pub closed: bool,
-}
-
-pub struct SplitPoint {
-    pub node: NodeInfo,
-    /// The position at the node, with its key history for repetitions.
-    pub pos: Position,
-    /// Moves and static evals of the path from the root (for continuation history and
-    /// "improving" below the split point).
-    pub path_moves: Vec<Move>,
-    pub path_evals: Vec<i32>,
-    pub root_depth: i32,
-    /// The owner's killers when it split: the helpers' start in this part of the tree.
-    pub killers: Killers,
-    /// The split point this node lies under (the owner's), if any.
-    pub parent: Option<Arc<SplitPoint>>,
-    /// Set by the thread that finds a beta cutoff: everyone below stops. Read at every node
-    /// below, so it has a cache line of its own: a line shared with the state's lock would
-    /// be pulled away from the searching threads each time another thread takes a move.
-    pub cutoff: CachePadded<AtomicBool>,
-    /// The owner has run out of moves and waits for its helpers (it can only help below).
-    pub owner_waiting: CachePadded<AtomicBool>,
-    pub state: CachePadded<Mutex<SplitState>>,
-}
-
-impl SplitPoint {
-    /// This split point, then each one above it up to the outermost.
-    fn chain(&self) -> impl Iterator<Item = &SplitPoint> {
-        std::iter::successors(Some(self), |x| x.parent.as_deref())
+impl Tree<'_> {
+    /// May the root share its remaining moves now?
+    pub(super) fn may_split_root(&self, depth: i32) -> bool {
+        self.job.threads > 1
+            && depth >= param!(SPLIT_MIN_DEPTH)
+            && self.job.idle.load(Ordering::Relaxed) > 0
     }
 
-    /// Is `sp` one of the split points above this one?
-    pub fn lies_under(&self, sp: &Arc<SplitPoint>) -> bool {
-        self.chain().skip(1).any(|x| std::ptr::eq(x, &**sp))
-    }
-
-    /// Does the owner of this split point or of one above it wait for its helpers?
-    pub fn owner_waiting_here_or_above(&self) -> bool {
-        self.chain()
-            .any(|x| x.owner_waiting.load(Ordering::Relaxed))
-    }
-
-    /// Has this split point or one above it been cut off?
-    pub fn cut_here_or_above(&self) -> bool {
-        self.chain().any(|x| x.cutoff.load(Ordering::Relaxed))
-    }
-}
-
-/// Everything the threads of one search share. The flags read at every node (`abort`) and the
-/// fields written while others search (the registry, the idle count, the counters) each
-/// have a cache line of their own, so a write by one thread does not slow the others' reads.
-pub struct Job {
-    pub tt: Arc<TranspositionTable>,
-    /// The history all threads share, or `None` when each helper keeps its own.
-    pub shared_history: Option<Arc<History>>,
-    pub threads: usize,
-    /// Set when the search must end now (stop, time, node limit): every thread unwinds.
-    pub abort: CachePadded<AtomicBool>,
-    /// The main thread has finished: helpers go back to sleep.
-    pub done: CachePadded<AtomicBool>,
-    /// Split points that may still have moves for a helper.
-    pub registry: CachePadded<Mutex<Vec<Arc<SplitPoint>>>>,
-    /// Split points in the registry (read without the lock by idle threads).
-    pub open: CachePadded<AtomicUsize>,
-    /// Threads looking for work (idle helpers and owners waiting for their helpers).
-    pub idle: CachePadded<AtomicUsize>,
-    /// Nodes per thread, published every few thousand nodes and at the end.
-    pub nodes: Box<[CachePadded<AtomicU64>]>,
-    pub splits: CachePadded<AtomicU64>,
-    pub joins: CachePadded<AtomicU64>,
-    pub split_cutoffs: CachePadded<AtomicU64>,
-    pub idle_us: CachePadded<AtomicU64>,
-    /// History and pawn hash of the helpers must be cleared before this search (a new game).
-    pub clear_epoch: u64,
-    /// The score of a draw for the side to move at the root (contempt; `DRAW` without).
-    pub root_draw: i32,
-}
-
-impl Job {
-    pub fn new(
-        tt: Arc<TranspositionTable>,
-        shared_history: Option<Arc<History>>,
-        threads: usize,
-        clear_epoch: u64,
-    ) -> Job {
-        Job {
-            tt,
-            shared_history,
-            threads,
-            abort: CachePadded::new(AtomicBool::new(false)),
-            done: CachePadded::new(AtomicBool::new(false)),
-            registry: CachePadded::new(Mutex::new(Vec::new())),
-            open: CachePadded::new(AtomicUsize::new(0)),
-            idle: CachePadded::new(AtomicUsize::new(0)),
-            nodes: (0..threads)
-                .map(|_| CachePadded::new(AtomicU64::new(0)))
-                .collect(),
-            splits: CachePadded::new(AtomicU64::new(0)),
-            joins: CachePadded::new(AtomicU64::new(0)),
-            split_cutoffs: CachePadded::new(AtomicU64::new(0)),
-            idle_us: CachePadded::new(AtomicU64::new(0)),
-            clear_epoch,
-            root_draw: 0,
-        }
-    }
-
-    pub fn aborted(&self) -> bool {
-        self.abort.load(Ordering::Relaxed)
-    }
-
-    /// Counts the time since `since` as idle.
-    pub fn add_idle(&self, since: std::time::Instant) {
-        let us = since.elapsed().as_micros() as u64;
-        self.idle_us.fetch_add(us, Ordering::Relaxed);
-    }
-
-    /// Nodes published by every thread but `except`.
-    pub fn other_nodes(&self, except: usize) -> u64 {
-        self.nodes
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| i != except)
-            .map(|(_, n)| n.load(Ordering::Relaxed))
-            .sum()
-    }
-
-    /// Publishes a split point for helpers.
-    pub fn publish(&self, sp: &Arc<SplitPoint>) {
-        self.splits.fetch_add(1, Ordering::Relaxed);
-        self.registry.lock().push(sp.clone());
-        self.open.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// Removes a finished split point.
-    pub fn withdraw(&self, sp: &Arc<SplitPoint>) {
-        let mut reg = self.registry.lock();
-        if let Some(i) = reg.iter().position(|x| Arc::ptr_eq(x, sp)) {
-            reg.swap_remove(i);
-            self.open.fetch_sub(1, Ordering::Relaxed);
-        }
-    }
-
-    /// Finds a split point with moves left and joins it as a helper (counted in its
-    /// `helpers`); `under`: only split points below this one (an owner helping its helpers).
-    /// The deepest remaining subtree (nearest the root) is preferred: most work per join.
-    pub fn find_work(
-        &self,
-        under: Option<&Arc<SplitPoint>>,
-        max_helpers: usize,
-    ) -> Option<Arc<SplitPoint>> {
-        if self.open.load(Ordering::Relaxed) == 0 {
-            return None;
-        }
-        let reg = self.registry.lock();
-        let eligible = |sp: &&Arc<SplitPoint>| {
-            !sp.cutoff.load(Ordering::Relaxed) && under.is_none_or(|u| sp.lies_under(u))
-        };
-        let join = |sp: &Arc<SplitPoint>| {
-            let mut st = sp.state.lock();
-            let ok = !st.closed && st.next < st.moves.len() && st.helpers < max_helpers;
-            if ok {
-                st.helpers += 1;
-                self.joins.fetch_add(1, Ordering::Relaxed);
+    /// Is this node worth sharing now? Deep enough, its eldest brothers searched (one at a
+    /// PV node, a few at an expected ALL node — just one when an owner above waits idle for
+    /// this thread), and a thread is looking for work.
+    pub(super) fn may_split(&self, n: &NodeInfo, searched: usize) -> bool {
+        let all_moves = || {
+            let owner_idle = self
+                .split
+                .as_ref()
+                .is_some_and(|sp| sp.owner_waiting_here_or_above());
+            if owner_idle {
+                param!(SPLIT_ALL_MOVES_OWNER_WAITING)
+            } else {
+                param!(SPLIT_ALL_MOVES)
             }
-            ok
         };
-        // The deepest first; any other with moves left when that one is full or finished.
-        let deepest = reg.iter().filter(eligible).max_by_key(|sp| sp.node.depth)?;
-        if join(deepest) {
-            return Some(deepest.clone());
+        self.job.threads > 1
+            && n.depth >= param!(SPLIT_MIN_DEPTH)
+            && searched
+                >= if n.pv_node {
+                    param!(SPLIT_PV_MOVES)
+                } else {
+                    all_moves()
+                }
+            && self.splits_owned < param!(SPLIT_MAX_PER_THREAD)
+            && self.job.idle.load(Ordering::Relaxed) > 0
+    }
+
+    /// Turns this node into a split point: its remaining legal moves, in the picker's order,
+    /// go into a shared list; this thread searches them with whichever helpers join, then
+    /// waits for (and helps) its helpers, and returns the node's result.
+    pub(super) fn split(
+        &mut self,
+        n: &NodeInfo,
+        picker: &mut Picker,
+        ci: &CheckInfo,
+        so_far: (i32, i32, Move),
+        legal: usize,
+        searched: usize,
+    ) -> AfterSplit {
+        let mut moves = Vec::new();
+        while let Some(m) = picker.next(&self.pos, self.history, ci) {
+            if self.pos.is_legal(m, ci) {
+                moves.push((m, picker.in_bad_captures()));
+            }
         }
-        reg.iter()
-            .filter(eligible)
-            .find(|sp| !Arc::ptr_eq(sp, deepest) && join(sp))
-            .cloned()
+        if moves.is_empty() {
+            return AfterSplit {
+                best: so_far.1,
+                best_move: so_far.2,
+            };
+        }
+        let counts = (legal, searched, picker.skip_quiets);
+        self.split_with(n, moves, so_far, counts).0
+    }
+
+    /// The split itself, for a list of `moves` still to search (each with "bad capture"), given
+    /// the node's (alpha, best, best move) and (legal moves, searched moves, quiets pruned) so
+    /// far. Also returns, at the root, the moves that raised alpha.
+    pub(super) fn split_with(
+        &mut self,
+        n: &NodeInfo,
+        moves: Vec<(Move, bool)>,
+        (alpha, best, best_move): (i32, i32, Move),
+        (legal, searched, skip_quiets): (usize, usize, bool),
+    ) -> (AfterSplit, Vec<RootResult>) {
+        let ply = n.ply;
+        let pv = if n.pv_node {
+            self.pv[ply][ply..self.pv_len[ply].max(ply)].to_vec()
+        } else {
+            Vec::new()
+        };
+        let sp = Arc::new(SplitPoint {
+            node: n.clone(),
+            pos: self.pos.clone(),
+            path_moves: self.moves[..=ply].to_vec(),
+            path_evals: self.evals[..=ply].to_vec(),
+            root_depth: self.root_depth,
+            killers: self.killers.as_ref().clone(),
+            parent: self.split.clone(),
+            cutoff: CachePadded::new(AtomicBool::new(false)),
+            owner_waiting: CachePadded::new(AtomicBool::new(false)),
+            state: CachePadded::new(Mutex::new(SplitState {
+                moves,
+                next: 0,
+                legal,
+                searched,
+                alpha,
+                best,
+                best_move,
+                pv,
+                root_results: Vec::new(),
+                skip_quiets,
+                helpers: 0,
+                closed: false,
+            })),
+        });
+        self.job.publish(&sp);
+        let outer = self.split.replace(sp.clone());
+        self.splits_owned += 1;
+        self.split_loop(&sp);
+        sp.state.lock().closed = true;
+        self.wait_for_helpers(&sp);
+        self.job.withdraw(&sp);
+        self.splits_owned -= 1;
+        self.split = outer;
+        self.stopped = self.must_unwind();
+        let mut st = sp.state.lock();
+        if n.pv_node {
+            let len = st.pv.len().min(MAX_PLY + 1 - ply);
+            self.pv[ply][ply..ply + len].copy_from_slice(&st.pv[..len]);
+            self.pv_len[ply] = ply + len;
+        }
+        let after = AfterSplit {
+            best: st.best,
+            best_move: st.best_move,
+        };
+        (after, std::mem::take(&mut st.root_results))
+    }
+
+    /// Takes moves from a split point and searches them until none is left or the split point
+    /// is cut off; used by the owner and by its helpers alike.
+    fn split_loop(&mut self, sp: &Arc<SplitPoint>) {
+        let n = &sp.node;
+        while !self.stopped {
+            let (m, bad_capture, legal, searched, alpha, best) = {
+                let mut st = sp.state.lock();
+                if sp.cutoff.load(Ordering::Relaxed) {
+                    break;
+                }
+                let mut taken = None;
+                while st.next < st.moves.len() {
+                    let (m, bad) = st.moves[st.next];
+                    st.next += 1;
+                    if !(st.skip_quiets && m.is_quiet()) {
+                        taken = Some((m, bad));
+                        break;
+                    }
+                }
+                let Some((m, bad)) = taken else {
+                    break;
+                };
+                st.legal += 1;
+                (m, bad, st.legal, st.searched, st.alpha, st.best)
+            };
+            let score = match self.search_move(n, m, legal, searched, bad_capture, alpha, best) {
+                Step::Searched(score) => score,
+                Step::Pruned => continue,
+                Step::PrunedQuiets => {
+                    sp.state.lock().skip_quiets = true;
+                    continue;
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            let mut st = sp.state.lock();
+            st.searched += 1;
+            if n.root && score > st.alpha {
+                let mut pv = vec![m];
+                pv.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+                let seldepth = self.seldepth;
+                st.root_results.push(RootResult {
+                    mv: m,
+                    score,
+                    pv,
+                    seldepth,
+                });
+            }
+            if score > st.best {
+                st.best = score;
+                if score > st.alpha {
+                    st.best_move = m;
+                    if n.pv_node {
+                        let ply = n.ply;
+                        st.pv.clear();
+                        st.pv.push(m);
+                        let child_len = self.pv_len[ply + 1].max(ply + 1);
+                        st.pv
+                            .extend_from_slice(&self.pv[ply + 1][ply + 1..child_len]);
+                    }
+                    if score >= n.beta {
+                        sp.cutoff.store(true, Ordering::Relaxed);
+                        self.job.split_cutoffs.fetch_add(1, Ordering::Relaxed);
+                        break;
+                    }
+                    st.alpha = score;
+                }
+            }
+        }
+    }
+
+    /// The owner of a split point without moves left waits for its helpers, and meanwhile
+    /// helps them: it joins split points below its own (never any other, so it is free the
+    /// moment its own helpers finish).
+    fn wait_for_helpers(&mut self, sp: &Arc<SplitPoint>) {
+        let backoff = Backoff::new();
+        let mut since = Instant::now();
+        self.job.idle.fetch_add(1, Ordering::Relaxed);
+        sp.owner_waiting.store(true, Ordering::Relaxed);
+        while sp.state.lock().helpers > 0 {
+            if self.help_once(Some(sp), &mut since) {
+                backoff.reset();
+            } else {
+                backoff.snooze();
+            }
+        }
+        sp.owner_waiting.store(false, Ordering::Relaxed);
+        self.job.add_idle(since);
+        self.job.idle.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// Works at another thread's split point (this thread is already counted among its
+    /// helpers), then leaves it; the thread's own position and stacks are kept aside.
+    fn work_at(&mut self, sp: &Arc<SplitPoint>) {
+        let ply = sp.node.ply;
+        let saved_pos = std::mem::replace(&mut self.pos, sp.pos.clone());
+        let saved_moves = self.moves;
+        let saved_evals = self.evals;
+        let saved_root_depth = self.root_depth;
+        self.moves[..=ply].copy_from_slice(&sp.path_moves);
+        self.evals[..=ply].copy_from_slice(&sp.path_evals);
+        self.root_depth = sp.root_depth;
+        *self.killers = sp.killers.clone();
+        let outer = self.split.replace(sp.clone());
+        self.split_loop(sp);
+        sp.state.lock().helpers -= 1;
+        self.split = outer;
+        self.stopped = self.must_unwind();
+        self.pos = saved_pos;
+        self.moves = saved_moves;
+        self.evals = saved_evals;
+        self.root_depth = saved_root_depth;
+    }
+
+    /// An idle thread's step: joins a split point (below `under`, if given) and works there,
+    /// counting the time since `since` as idle and restarting that clock; false when no split
+    /// point had work.
+    fn help_once(&mut self, under: Option<&Arc<SplitPoint>>, since: &mut Instant) -> bool {
+        let Some(sp) = self.job.find_work(under, param!(SPLIT_MAX_HELPERS)) else {
+            return false;
+        };
+        self.job.add_idle(*since);
+        self.job.idle.fetch_sub(1, Ordering::Relaxed);
+        self.work_at(&sp);
+        self.job.idle.fetch_add(1, Ordering::Relaxed);
+        *since = Instant::now();
+        true
+    }
+
+    /// A helper thread's life during one search: join split points until the search ends.
+    pub(super) fn idle_loop(&mut self) {
+        let backoff = Backoff::new();
+        let mut since = Instant::now();
+        self.job.idle.fetch_add(1, Ordering::Relaxed);
+        while !self.job.done.load(Ordering::Acquire) {
+            if self.help_once(None, &mut since) {
+                backoff.reset();
+            } else if backoff.is_completed() {
+                std::thread::yield_now();
+            } else {
+                backoff.snooze();
+            }
+        }
+        self.job.add_idle(since);
+        self.job.idle.fetch_sub(1, Ordering::Relaxed);
     }
 }
 

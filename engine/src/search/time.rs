@@ -5,43 +5,46 @@
 use std::time::{Duration, Instant};
 
 use super::limits::Limits;
+use super::tune::{param, tunables};
 
-/// Moves assumed left in sudden death.
-const DEFAULT_MOVES_TO_GO: u32 = 30;
-/// Never plan for more moves than this, even when the GUI says so.
-const MAX_MOVES_TO_GO: u32 = 50;
-/// Share of the increment added to the per-move budget (per mille).
-const INCREMENT_SHARE: u64 = 750;
-/// The soft budget never exceeds this share of the usable clock (per mille).
-const SOFT_MAX_SHARE: u64 = 400;
-/// Hard deadline: this many times the soft budget...
-const HARD_FACTOR: u64 = 4;
-/// ...but never more than this share of the usable clock (per mille); more with one move to go.
-const HARD_MAX_SHARE: u64 = 750;
-const HARD_MAX_SHARE_LAST_MOVE: u64 = 900;
 /// The least time a timed search is given, so it can return a sensible move.
 const MIN_BUDGET: Duration = Duration::from_millis(1);
+
+// The time manager's tunables (see `tune.rs`).
+tunables! {
+/// Moves assumed left in sudden death.
+#[tune(1, 100)]
+pub const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// Never plan for more moves than this, even when the GUI says so.
+#[tune(1, 200)]
+pub const MAX_MOVES_TO_GO: u32 = 50;
+/// Share of the increment added to the per-move budget (per mille).
+#[tune(0, 1000)]
+pub const INCREMENT_SHARE: u64 = 750;
+/// The soft budget never exceeds this share of the usable clock (per mille).
+#[tune(1, 1000)]
+pub const SOFT_MAX_SHARE: u64 = 400;
+/// Hard deadline: this many times the soft budget...
+#[tune(1, 20)]
+pub const HARD_FACTOR: u64 = 4;
+/// ...but never more than this share of the usable clock (per mille); more with one move to go.
+#[tune(1, 1000)]
+pub const HARD_MAX_SHARE: u64 = 750;
+#[tune(1, 1000)]
+pub const HARD_MAX_SHARE_LAST_MOVE: u64 = 900;
 /// With a single legal move, only this share of the soft budget is used (per mille).
-const FORCED_SHARE: u64 = 50;
+#[tune(0, 1000)]
+pub const FORCED_SHARE: u64 = 50;
 /// Stretch factors (per mille of the soft budget) for instability and fail-lows.
-const UNSTABLE_STRETCH: u64 = 400;
-const FAIL_LOW_STRETCH: u64 = 600;
+#[tune(0, 2000)]
+pub const UNSTABLE_STRETCH: u64 = 400;
+#[tune(0, 2000)]
+pub const FAIL_LOW_STRETCH: u64 = 600;
 /// The soft budget can at most be stretched to this many per mille.
-const MAX_STRETCH: u64 = 2_500;
-/// Shortening (per mille of the soft budget) for each iteration the best move has stayed the
-/// same, up to `STABLE_MAX_ITERATIONS`: a move that survives several deeper searches rarely
-/// changes in one more, so the time is better kept for later moves. 0: off (not yet screened
-/// by games; branch `search4` plays 60).
-const STABLE_SHRINK: u64 = 0;
-const STABLE_MAX_ITERATIONS: u32 = 5;
-/// When the best move's subtree holds more than `NODE_SHARE_FULL` per mille of the last
-/// iteration's nodes the budget shrinks by the excess times `NODE_SHARE_SHRINK` / 1000: the
-/// alternatives were refuted cheaply.
-const NODE_SHARE_FULL: u64 = 500;
-/// 0: off until games accept it (branch `search4` plays 800).
-const NODE_SHARE_SHRINK: u64 = 0;
-/// Shortening never takes the soft budget below this many per mille.
-const MIN_STRETCH: u64 = 450;
+#[tune(1000, 10000)]
+pub const MAX_STRETCH: u64 = 2_500;
+}
+
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 
 #[derive(Clone, Debug)]
@@ -71,19 +74,19 @@ impl TimeManager {
         } else if let Some(time) = limits.time {
             let mtg = limits
                 .moves_to_go
-                .unwrap_or(DEFAULT_MOVES_TO_GO)
-                .clamp(1, MAX_MOVES_TO_GO) as u64;
+                .unwrap_or(param!(DEFAULT_MOVES_TO_GO))
+                .clamp(1, param!(MAX_MOVES_TO_GO)) as u64;
             let usable = time.saturating_sub(overhead_ms).max(1);
-            let per_move = usable / mtg + limits.increment * INCREMENT_SHARE / 1000;
-            let soft = per_move.min(usable * SOFT_MAX_SHARE / 1000);
+            let per_move = usable / mtg + limits.increment * param!(INCREMENT_SHARE) / 1000;
+            let soft = per_move.min(usable * param!(SOFT_MAX_SHARE) / 1000);
             let hard_cap = if mtg == 1 {
-                HARD_MAX_SHARE_LAST_MOVE
+                param!(HARD_MAX_SHARE_LAST_MOVE)
             } else {
-                HARD_MAX_SHARE
+                param!(HARD_MAX_SHARE)
             };
-            let hard = (soft * HARD_FACTOR).min(usable * hard_cap / 1000);
+            let hard = (soft * param!(HARD_FACTOR)).min(usable * hard_cap / 1000);
             let soft = if forced {
-                soft * FORCED_SHARE / 1000
+                soft * param!(FORCED_SHARE) / 1000
             } else {
                 soft
             };
@@ -121,22 +124,14 @@ impl TimeManager {
     }
 
     /// Called after each iteration: `changes` best-move changes in it, `fail_low` when the score
-    /// dropped below the previous iteration's window, `stable` completed iterations in a row
-    /// with the same best move, `node_share` the best move's share of the iteration's root nodes
-    /// (per mille). Instability and fail-lows stretch the budget; a stable best move that took
-    /// most of the nodes shortens it.
-    pub fn adjust(&mut self, best_move_changes: u32, fail_low: bool, stable: u32, node_share: u64) {
-        let mut stretch = 1000 + UNSTABLE_STRETCH * best_move_changes.min(3) as u64;
+    /// dropped below the previous iteration's window. Instability and fail-lows stretch the
+    /// budget.
+    pub fn adjust(&mut self, best_move_changes: u32, fail_low: bool) {
+        let mut stretch = 1000 + param!(UNSTABLE_STRETCH) * best_move_changes.min(3) as u64;
         if fail_low {
-            stretch += FAIL_LOW_STRETCH;
+            stretch += param!(FAIL_LOW_STRETCH);
         }
-        let stable_cut = STABLE_SHRINK * stable.min(STABLE_MAX_ITERATIONS) as u64;
-        let share_cut =
-            node_share.min(1000).saturating_sub(NODE_SHARE_FULL) * NODE_SHARE_SHRINK / 1000;
-        let shorten = 1000u64
-            .saturating_sub(stable_cut + share_cut)
-            .max(MIN_STRETCH);
-        self.stretch = (stretch * shorten / 1000).clamp(MIN_STRETCH, MAX_STRETCH);
+        self.stretch = stretch.min(param!(MAX_STRETCH));
     }
 
     /// Time left before the hard deadline (None: no deadline).
@@ -167,18 +162,18 @@ mod tests {
     }
 
     #[test]
-    fn stable_best_move_with_most_nodes_shortens_the_budget() {
+    fn instability_and_fail_lows_stretch_the_budget() {
         let mut tm = TimeManager::new(&Limits::move_time(1000), 0, false);
-        tm.adjust(0, false, 0, 300);
+        tm.adjust(0, false);
         assert_eq!(tm.stretch, 1000);
-        tm.adjust(0, false, 3, 900);
-        assert!(tm.stretch <= 1000 && tm.stretch >= MIN_STRETCH);
+        tm.adjust(2, true);
+        assert!(tm.stretch > 1000 && tm.stretch <= param!(MAX_STRETCH));
+        tm.adjust(5, true);
         assert_eq!(
             tm.stretch,
-            1000 - (3 * STABLE_SHRINK + 400 * NODE_SHARE_SHRINK / 1000)
+            (1000 + 3 * param!(UNSTABLE_STRETCH) + param!(FAIL_LOW_STRETCH))
+                .min(param!(MAX_STRETCH))
         );
-        tm.adjust(2, true, 0, 200);
-        assert!(tm.stretch > 1000 && tm.stretch <= MAX_STRETCH);
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub mod weights;
 
 use crate::board::Position;
 use crate::eval::psqt::PHASE_TOTAL;
-use crate::search::mate_in;
+use crate::score::mate_in;
 use crate::types::{file_of, Colour, Kind};
 
 /// `C` of `Wp = σ(C·wilo)` with wilo in pawns: `ln 10 / 4`, the Elo curve at 100 per pawn.
@@ -281,8 +281,8 @@ mod tests {
             assert_eq!(w, l);
         }
         let f = start();
-        assert_eq!(m.per_mille(&f, crate::search::MATE - 5), (1000, 0, 0));
-        assert_eq!(m.per_mille(&f, -crate::search::MATE + 4), (0, 0, 1000));
+        assert_eq!(m.per_mille(&f, crate::score::MATE - 5), (1000, 0, 0));
+        assert_eq!(m.per_mille(&f, -crate::score::MATE + 4), (0, 0, 1000));
     }
 
     #[test]
