@@ -591,3 +591,120 @@ fn owner_status_reply_is_one_command() {
         run.wire
     );
 }
+
+/// #51 acceptance: two bots of Squall's play each other through the fake server as a relay,
+/// one driving Squall over UCI, the other over xboard behind a wrapper that announces
+/// `setboard=0` and swallows `setboard` (Fairy-Max's case). Two games with the colours
+/// swapped: both complete, both bots write the same moves and result, and those replay
+/// legally through `squall::pgn` to the server's own record.
+#[test]
+fn two_bots_play_each_other_through_the_relay() {
+    use ics_fake::harness::run_bot_on;
+    use ics_fake::relay::RelayServer;
+    use squall::pgn::PgnReader;
+
+    // The wrapper of `xboard_engine_without_setboard`, which also turns the bot's `st 1`
+    // (CECP's whole seconds, rounded up from movetime_ms) into Squall's `st 0.02`, to keep
+    // the test short.
+    let dir = temp_dir("relay-stub");
+    let stub = dir.join("nosetboard.sh");
+    std::fs::write(
+        &stub,
+        "exe=\"$1\"\nwhile IFS= read -r l; do case \"$l\" in setboard*) ;; \
+         st\\ *) printf 'st 0.02\\n';; \
+         *) printf '%s\\n' \"$l\";; esac; done | \"$exe\" --xboard | \
+         sed -u 's/setboard=1/setboard=0/'\n",
+    )
+    .expect("stub");
+    let server = RelayServer::start();
+    let port = server.port;
+    // Resign lost positions so that no game drags on; 20 ms a move.
+    let common =
+        "#games\nseeks = [\"1 0 u\"]\n#games_n\n2\n#movetime\n20\n#play\nresign_cp = 800\n";
+    let uci = common.to_string();
+    let xboard = format!(
+        "{common}#engine\ncommand = \"sh {} \\\"EXE\\\"\"\nprotocol = \"xboard\"\n",
+        stub.display()
+    );
+    let limit = Duration::from_secs(90);
+    let a = std::thread::spawn(move || run_bot_on("relay-uci", port, &uci, limit));
+    let b = std::thread::spawn(move || run_bot_on("relay-xboard", port, &xboard, limit));
+    let (a, b) = (a.join().expect("uci bot"), b.join().expect("xboard bot"));
+    let rep = server.report();
+    for (name, run) in [("uci", &a), ("xboard", &b)] {
+        assert_eq!(
+            run.code,
+            Some(0),
+            "{name} bot: exit {:?}\n{}\n{}",
+            run.code,
+            run.stderr,
+            run.wire
+        );
+        assert!(
+            !run.wire.contains("is not legal here"),
+            "{name}\n{}",
+            run.wire
+        );
+        assert!(!run.stderr.contains("stalled"), "{name}\n{}", run.stderr);
+        assert_eq!(run.pgns.len(), 2, "{name} bot's PGN files\n{}", run.wire);
+    }
+    // The xboard side really is the xboard engine: its `tellothers` become whispers.
+    assert!(b.wire.contains("> whisper Squall played"), "{}", b.wire);
+    assert_eq!(rep.finished.len(), 2, "games finished");
+    assert_eq!(
+        (rep.out_of_turn, rep.illegal, rep.adjourned),
+        (0, 0, 0),
+        "moves out of turn, illegal moves, adjournments"
+    );
+    assert!(rep.unknown.is_empty(), "unknown commands {:?}", rep.unknown);
+    assert_eq!(rep.whisper_without_game, 0, "whisper after the end");
+    // Colours swapped between the two games.
+    assert_eq!(rep.finished[0].white, rep.finished[1].black);
+    assert_eq!(rep.finished[0].black, rep.finished[1].white);
+    let read = |text: &str| {
+        let games: Vec<_> = PgnReader::new(text.as_bytes(), "bot.pgn")
+            .map(|g| g.unwrap_or_else(|e| panic!("PGN does not replay: {e:?}\n{text}")))
+            .collect();
+        assert_eq!(games.len(), 1, "{text}");
+        games.into_iter().next().unwrap()
+    };
+    for f in &rep.finished {
+        let mine = |run: &Run| {
+            run.pgns
+                .iter()
+                .find(|p| {
+                    p.contains(&format!("[White \"{}\"]", f.white))
+                        && p.contains(&format!("[Black \"{}\"]", f.black))
+                })
+                .unwrap_or_else(|| panic!("no PGN of {f:?}"))
+                .clone()
+        };
+        let (pa, pb) = (mine(&a), mine(&b));
+        // (`check_pgn` wants Elo tags, which guests' `++++` ratings do not give.)
+        let (ga, gb) = (read(&pa), read(&pb));
+        assert_eq!(ga.moves, gb.moves, "moves differ\n{pa}\n{pb}");
+        assert_eq!(ga.result, gb.result);
+        assert_eq!(ga.result.as_str(), f.result, "{pa}");
+        assert_eq!(ga.start.to_fen(), f.start_fen);
+        // Replayed move by move: every one legal, the same as the server's record, and the
+        // end as the server said.
+        let mut pos = ga.start.clone();
+        let mut sans = Vec::new();
+        for m in &ga.moves {
+            assert!(
+                pos.legal_moves().as_slice().contains(m),
+                "{m:?} illegal\n{pa}"
+            );
+            sans.push(pos.to_san(*m));
+            pos.make(*m);
+        }
+        assert_eq!(sans, f.sans, "PGN and server record differ\n{pa}");
+        if f.why.ends_with("checkmated") {
+            assert!(pos.in_check() && pos.legal_moves().is_empty(), "{f:?}");
+        }
+        assert!(!f.sans.is_empty(), "{f:?}");
+    }
+    let _ = std::fs::remove_dir_all(&a.dir);
+    let _ = std::fs::remove_dir_all(&b.dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -82,7 +82,9 @@ impl Bot {
                     }
                 }
                 EngineEvent::Server(cmd) => {
-                    if self.game.is_some() && self.cfg.report != Report::None {
+                    // No tell once our move ended the game (lasker refuses a whisper then).
+                    let playing = self.game.as_ref().is_some_and(|g| !g.ending);
+                    if playing && self.cfg.report != Report::None {
                         self.engine_told = true;
                         self.send(conn, &cmd);
                     }
@@ -208,6 +210,9 @@ impl Bot {
         let mut after = g.pos.clone();
         after.make(m);
         let ends = g.ending || after.legal_moves().is_empty() || after.is_insufficient_material();
+        // The engine's own tells after this move (xboard `tellothers`) come after the end of
+        // a game this move ends or we resign: none is sent then.
+        g.ending = ends || resign;
         self.send(conn, &mv);
         if !ends {
             self.report(conn);

@@ -27,10 +27,25 @@ pub fn run_bot(name: &str, server: &FakeServer, extra: &str, limit: Duration) ->
     run_bot_watched(name, server, extra, limit, &mut |_| {})
 }
 
+/// `run_bot` against any server on loopback at `port` (the relay, say).
+pub fn run_bot_on(name: &str, port: u16, extra: &str, limit: Duration) -> Run {
+    run_bot_at(name, port, extra, limit, &mut |_| {})
+}
+
 /// `run_bot`, calling `watch` with the bot's process id every 20 ms while it runs.
 pub fn run_bot_watched(
     name: &str,
     server: &FakeServer,
+    extra: &str,
+    limit: Duration,
+    watch: &mut dyn FnMut(u32),
+) -> Run {
+    run_bot_at(name, server.port, extra, limit, watch)
+}
+
+fn run_bot_at(
+    name: &str,
+    port: u16,
     extra: &str,
     limit: Duration,
     watch: &mut dyn FnMut(u32),
@@ -45,7 +60,7 @@ pub fn run_bot_watched(
          reconnect_tries = 3\n{extra_server}\n[engine]\n{engine}\n\
          movetime_ms = {movetime}\noptions = [\"Hash=4\"]\n[games]\nmax_games = {games}\n{games_extra}\n\
          [play]\n{play}\n[owner]\nhandle = \"Boss\"\n[log]\npgn_dir = \"{}\"\nwire_log = \"{}\"\n",
-        server.port,
+        port,
         pgn_dir.display(),
         wire.display(),
         extra_server = section(extra, "server"),

@@ -19,6 +19,7 @@
 #![allow(dead_code)]
 
 pub mod harness;
+pub mod relay;
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
