@@ -10,6 +10,12 @@ pub const MATE: i32 = 31_000;
 /// Scores beyond this are mates (or mated) within `MAX_PLY`.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const DRAW: i32 = 0;
+/// A tablebase win at the root, just below the mate range (Stockfish's `VALUE_TB`): a win found
+/// `ply` plies from the root scores `TB_WIN - ply`. Scores from `TB_WIN_BOUND` up to `TB_WIN` are
+/// tablebase wins, never mates.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// The lowest tablebase-win score (`TB_WIN` less the deepest ply).
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 
 /// Moves to mate: positive when the side to move mates, negative when it is mated.
 pub fn mate_in(score: i32) -> Option<i32> {

@@ -20,17 +20,12 @@ use pyrrhic_rs::{DtzProbeValue, EngineAdapter, TableBases, WdlProbeResult};
 
 use crate::board::bitboard;
 use crate::moves::Move;
-use crate::search::params::{MATE_BOUND, MAX_PLY};
+use crate::search::params::MATE_BOUND;
 use crate::search::tt::Bound;
 use crate::types::{from64, to64, Colour, Kind, NO_SQUARE};
 use crate::Position;
 
-/// A tablebase win at the root, just below the mate range (Stockfish's `VALUE_TB`): a win found
-/// `ply` plies from the root scores `TB_WIN - ply`. Scores from `TB_WIN_BOUND` up to `TB_WIN` are
-/// tablebase wins, never mates.
-pub const TB_WIN: i32 = MATE_BOUND - 1;
-/// The lowest tablebase-win score (`TB_WIN` less the deepest ply).
-pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+pub use crate::score::{TB_WIN, TB_WIN_BOUND};
 
 /// Attack sets for the reader, from Squall's own bitboard tables.
 #[derive(Clone)]

@@ -323,7 +323,7 @@ mod tuned {
     use super::{Kind, Spec, BASE};
 
     static ALL: LazyLock<Vec<Spec>> = LazyLock::new(|| {
-        let tunables = crate::search::tune::all().map(|t| Spec {
+        let tunables = crate::search::params::all().map(|t| Spec {
             name: t.name(),
             kind: Kind::Spin {
                 min: t.min(),
@@ -465,7 +465,7 @@ pub fn set(
     let v = parse_value(spec, value)?;
     (spec.apply)(settings, &v);
     #[cfg(feature = "tune")]
-    if let Some(t) = crate::search::tune::find(spec.name) {
+    if let Some(t) = crate::search::params::find(spec.name) {
         t.set_raw(int(&v));
     }
     Ok(spec)
@@ -495,7 +495,7 @@ pub fn current(spec: &Spec, s: &Settings) -> String {
         "SyzygyProbeLimit" => s.syzygy_probe_limit.to_string(),
         "Syzygy50MoveRule" => s.syzygy_50_move_rule.to_string(),
         #[cfg(feature = "tune")]
-        name if crate::search::tune::find(name).is_some() => crate::search::tune::find(name)
+        name if crate::search::params::find(name).is_some() => crate::search::params::find(name)
             .map_or(0, |t| t.raw())
             .to_string(),
         _ => String::new(),

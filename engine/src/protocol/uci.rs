@@ -43,7 +43,7 @@ pub fn info_line(it: &Iteration, wdl: &WdlRoot) -> String {
     // for those of the position at the end of the PV (issue #17: cheap at the root).
     let wdl_text = match wdl {
         Some(f) => {
-            let (w, d, l) = crate::wdl::model().per_mille(f, it.score);
+            let (w, d, l) = crate::wdl::weights::MODEL.per_mille(f, it.score);
             format!(" wdl {w} {d} {l}")
         }
         None => String::new(),

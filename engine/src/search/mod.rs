@@ -2,36 +2,43 @@
 //! protocols drive. The core never prints; it hands iteration reports to a callback and returns
 //! the best move and the expected reply.
 //!
-//! Files: `params` (every tunable), `limits` (what a `go` asks for), `time` (deadlines), `tt`
+//! Files: `control` (stop and ponder flags), `report` (iterations and the result), `options`
+//! (settings between searches), `params` (every tunable), `limits` (what a `go` asks for), `time` (deadlines), `tt`
 //! (transposition table), `history` (killers, counter moves, history), `picker` (staged move
 //! ordering), `searcher` (the per-search context: iterative deepening, alpha-beta), `quiescence`,
 //! `smp` (the YBW split loop and the helper threads), `shared` (what the threads of a search
 //! share), `correction` (correction history), `strength` (the strength limit). Scores and
 //! mate helpers are in `crate::score`.
 
+pub mod control;
 pub mod correction;
 pub mod history;
 pub mod limits;
+pub mod options;
 pub mod params;
 pub mod picker;
 mod quiescence;
+pub mod report;
 pub mod searcher;
 pub mod shared;
 pub mod smp;
 pub mod strength;
 pub mod time;
 pub mod tt;
+pub mod tt_bucket;
 pub mod tune;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use crate::board::Position;
 use crate::eval::{EvalStats, Evaluator};
-use crate::moves::Move;
 
 pub use crate::score::{mate_in, INFINITY, MATE, MATE_BOUND};
+pub use control::Control;
 pub use limits::Limits;
+pub use options::Options;
+pub use report::{Iteration, Report, SearchResult};
 pub use shared::SmpStats;
 pub use tt::{Bound, TranspositionTable};
 
@@ -39,82 +46,6 @@ use history::History;
 use searcher::Search;
 use shared::Job;
 use smp::Pool;
-
-/// Flags shared between the thread that runs a search and the threads that control it.
-#[derive(Debug, Default)]
-pub struct Control {
-    stop: AtomicBool,
-    ponder: AtomicBool,
-}
-
-impl Control {
-    /// A fresh control; `ponder` when the search starts as a ponder search.
-    pub fn new(ponder: bool) -> Control {
-        Control {
-            stop: AtomicBool::new(false),
-            ponder: AtomicBool::new(ponder),
-        }
-    }
-
-    /// Ask the search to finish as soon as possible (it still returns its best move).
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
-
-    pub fn is_stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// The opponent played the expected move: from now on the clock applies.
-    pub fn ponderhit(&self) {
-        self.ponder.store(false, Ordering::Relaxed);
-    }
-
-    pub fn is_pondering(&self) -> bool {
-        self.ponder.load(Ordering::Relaxed)
-    }
-}
-
-/// One finished iteration (or one aspiration fail) of one principal variation.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Iteration {
-    pub depth: i32,
-    pub seldepth: i32,
-    /// 1-based index of this line in MultiPV mode.
-    pub multipv: usize,
-    /// From the side to move's point of view; beyond `MATE_BOUND` a mate (see `mate_in`).
-    pub score: i32,
-    pub bound: Bound,
-    pub nodes: u64,
-    pub time_ms: u64,
-    pub nps: u64,
-    pub hashfull: u32,
-    pub pv: Vec<Move>,
-}
-
-/// What the search tells its caller while it runs.
-#[derive(Debug)]
-pub enum Report<'a> {
-    Iteration(&'a Iteration),
-    /// The root move now being searched (sent only after the first second).
-    CurrMove {
-        depth: i32,
-        mv: Move,
-        number: usize,
-    },
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResult {
-    /// `Move::NONE` only when there is no legal move.
-    pub best: Move,
-    /// The expected reply, `Move::NONE` when unknown.
-    pub ponder: Move,
-    pub score: i32,
-    pub depth: i32,
-    pub nodes: u64,
-    pub time_ms: u64,
-}
 
 /// Most search threads (the `Threads` option's maximum).
 pub const MAX_THREADS: usize = 256;
@@ -127,43 +58,7 @@ pub fn root_draw_score(pos: &Position, contempt: i32) -> i32 {
         return 0;
     }
     let f = crate::wdl::Features::of(pos);
-    -crate::wdl::model().contempt_cp(&f, contempt as f64)
-}
-
-/// Settings that persist between searches.
-#[derive(Clone, Debug)]
-pub struct Options {
-    pub multipv: usize,
-    pub move_overhead_ms: u64,
-    pub threads: usize,
-    /// All threads share one history table. Off: each helper keeps its own, because the
-    /// main thread's move ordering is better without updates from distant subtrees mixed in
-    /// (smp-test, see the README).
-    pub share_history: bool,
-    /// Pseudo-Elo by which the side to move at the root expects to outscore its opponent: a
-    /// draw is worth the WDL model's score of that edge less to it (and more to the opponent).
-    pub contempt: i32,
-    /// `UCI_LimitStrength` with `UCI_Elo`: play at this level (None: full strength).
-    pub limit_elo: Option<u32>,
-    /// Seed of the strength limit's move choice (0: from the clock).
-    pub strength_seed: u64,
-    /// Most nodes a second; set by the strength limit for one search.
-    pub nps_limit: Option<u64>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            multipv: 1,
-            move_overhead_ms: time::DEFAULT_MOVE_OVERHEAD_MS,
-            threads: 1,
-            share_history: false,
-            contempt: 0,
-            limit_elo: None,
-            strength_seed: 0,
-            nps_limit: None,
-        }
-    }
+    -crate::wdl::weights::MODEL.contempt_cp(&f, contempt as f64)
 }
 
 /// Everything that lives from one search to the next: the shared hash table, the main

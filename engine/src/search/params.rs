@@ -249,3 +249,15 @@ pub const SPLIT_MAX_HELPERS: usize = 7;
 #[tune(1, 32)]
 pub const SPLIT_MAX_PER_THREAD: usize = 8;
 }
+
+/// Every tunable of the search and the time manager (the `tune` build's UCI options).
+#[cfg(feature = "tune")]
+pub fn all() -> impl Iterator<Item = &'static dyn super::tune::Tunable> {
+    TUNABLES.iter().chain(super::time::TUNABLES).copied()
+}
+
+/// The tunable called `name` (exactly, as UCI lists it).
+#[cfg(feature = "tune")]
+pub fn find(name: &str) -> Option<&'static dyn super::tune::Tunable> {
+    all().find(|t| t.name() == name)
+}

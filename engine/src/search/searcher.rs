@@ -16,15 +16,17 @@ use crate::eval::Evaluator;
 use crate::moves::Move;
 use crate::types::{file_of, rank_of, Colour, Kind};
 
+use super::control::Control;
 use super::history::{Context, History, Killers};
 use super::limits::Limits;
+use super::options::Options;
 use super::params::*;
 use super::picker::Picker;
+use super::report::{Iteration, Report, SearchResult};
 use super::shared::{Job, NodeInfo, SplitPoint};
 use super::strength::{self, Candidate};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable, TtHit};
-use super::{Control, Iteration, Options, Report, SearchResult};
 
 /// Root moves searched for this long before `currmove` reports start.
 const CURRMOVE_AFTER_MS: u64 = 1000;

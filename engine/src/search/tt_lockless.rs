@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use crate::moves::Move;
 
-use super::{
+use crate::search::tt_bucket::{
     Bound, Bucket, Entry, TtHit, AGE_CYCLE, ENTRIES_PER_BUCKET, HASHFULL_BUCKETS, MAX_HASH_MB,
     STRIPES,
 };

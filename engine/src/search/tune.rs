@@ -1,5 +1,5 @@
 //! The search's tunable constants, defined once each by `tunables!` (in `params.rs` and
-//! `time.rs`) and read through `param!`.
+//! `time.rs`) and read through `param!`; `params::all` lists them for the option registry.
 //!
 //! In the default build a tunable is a plain `const` and `param!(NAME)` is `NAME`: nothing
 //! changes and nothing is paid. Built with `--features tune`, each one becomes a `Param` static
@@ -163,18 +163,5 @@ mod runtime {
         fn set_raw(&self, raw: i64) {
             self.raw.store(raw, Ordering::Relaxed);
         }
-    }
-
-    /// Every tunable of the search and the time manager.
-    pub fn all() -> impl Iterator<Item = &'static dyn Tunable> {
-        crate::search::params::TUNABLES
-            .iter()
-            .chain(crate::search::time::TUNABLES)
-            .copied()
-    }
-
-    /// The tunable called `name` (exactly, as UCI lists it).
-    pub fn find(name: &str) -> Option<&'static dyn Tunable> {
-        all().find(|t| t.name() == name)
     }
 }

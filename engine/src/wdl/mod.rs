@@ -225,13 +225,12 @@ impl Model {
     }
 }
 
-/// The built-in model (`weights::MODEL`).
-pub fn model() -> &'static Model {
-    &weights::MODEL
-}
-
 #[cfg(test)]
 mod tests {
+    fn model() -> &'static super::Model {
+        &super::weights::MODEL
+    }
+
     use super::*;
 
     fn start() -> Features {
