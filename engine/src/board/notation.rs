@@ -55,7 +55,8 @@ fn kind_from_san_letter(c: char) -> Option<Kind> {
 
 impl Position {
     /// Parses coordinate notation. Castling is the king's two-square move; `e1h1`-style king
-    /// takes own rook is accepted too, since some GUIs send it.
+    /// takes own rook is accepted too, since some GUIs send it. With Chess960 notation on,
+    /// castling is only king-takes-rook, and a king's move to a square is never a castle.
     pub fn parse_uci_move(&self, text: &str) -> Result<Move, MoveParseError> {
         let malformed = || MoveParseError::Malformed(text.to_string());
         let t = text.trim();
@@ -63,7 +64,7 @@ impl Position {
             return Err(malformed());
         }
         let from = parse_square(&t[0..2]).ok_or_else(malformed)?;
-        let mut to = parse_square(&t[2..4]).ok_or_else(malformed)?;
+        let to = parse_square(&t[2..4]).ok_or_else(malformed)?;
         let promo = match t[4..].chars().next() {
             None => None,
             Some(c) => match Kind::from_letter(c) {
@@ -76,12 +77,21 @@ impl Position {
         if moved.is_kind(Kind::King)
             && self.piece_at(to) == crate::types::Piece::new(moved.colour(), Kind::Rook)
         {
-            // King takes own rook: the castling move toward that rook.
-            to = if to > from { from + 2 } else { from - 2 };
+            // King takes own rook: the castling move with that rook.
+            return legal
+                .iter()
+                .copied()
+                .find(|m| {
+                    m.is_castle()
+                        && m.from() == from
+                        && self.castle_rook_squares(moved.colour(), m.to()).0 == to
+                })
+                .ok_or_else(|| MoveParseError::Illegal(text.to_string()));
         }
         legal
             .iter()
             .copied()
+            .filter(|m| !(self.is_chess960() && m.is_castle()))
             .find(|m| {
                 m.from() == from
                     && m.to() == to
@@ -91,6 +101,16 @@ impl Position {
                     }
             })
             .ok_or_else(|| MoveParseError::Illegal(text.to_string()))
+    }
+
+    /// Coordinate notation of `m` in this position's convention: castling as the king's move
+    /// (`e1g1`), or with Chess960 notation on as king takes rook (`e1h1`).
+    pub fn move_to_uci(&self, m: Move) -> String {
+        if m.is_castle() && self.is_chess960() {
+            let (rook, _) = self.castle_rook_squares(m.moved().colour(), m.to());
+            return format!("{}{}", square_name(m.from()), square_name(rook));
+        }
+        m.to_uci()
     }
 
     /// Parses SAN, tolerating check/mate marks, annotation suffixes (`!`, `?`), `e.p.`, `0-0`
@@ -246,7 +266,7 @@ impl Position {
         let legal: MoveList = self.legal_moves();
         let rivals: Vec<Square> = legal
             .iter()
-            .filter(|o| **o != m && o.to() == m.to() && o.moved() == m.moved())
+            .filter(|o| **o != m && !o.is_castle() && o.to() == m.to() && o.moved() == m.moved())
             .map(|o| o.from())
             .collect();
         if rivals.is_empty() {
