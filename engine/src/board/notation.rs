@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::Position;
 use crate::moves::{Move, MoveList};
-use crate::types::{file_of, parse_square, rank_of, square_name, Kind, Square};
+use crate::types::{file_of, parse_square, rank_of, square_name, Colour, Kind, Square};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveParseError {
@@ -50,6 +50,32 @@ fn kind_from_san_letter(c: char) -> Option<Kind> {
         'Q' => Some(Kind::Queen),
         'K' => Some(Kind::King),
         _ => None,
+    }
+}
+
+/// How coordinate notation writes castling in one game: the king's move (`e1g1`), or in
+/// Chess960 king takes rook (`e1h1`), which needs the game's castling rooks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Coordinates {
+    chess960: bool,
+    rooks: [[Square; 2]; 2],
+}
+
+impl Coordinates {
+    /// Standard chess: castling as the king's two-square move.
+    pub const STANDARD: Coordinates = Coordinates {
+        chess960: false,
+        rooks: super::STANDARD_CASTLE_ROOKS,
+    };
+
+    /// `m` in coordinates (`0000` for no move).
+    pub fn text(self, m: Move) -> String {
+        if m.is_castle() && self.chess960 {
+            let long = file_of(m.to()) != 6;
+            let rook = self.rooks[m.moved().colour().index()][long as usize];
+            return format!("{}{}", square_name(m.from()), square_name(rook));
+        }
+        m.to_uci()
     }
 }
 
@@ -106,11 +132,19 @@ impl Position {
     /// Coordinate notation of `m` in this position's convention: castling as the king's move
     /// (`e1g1`), or with Chess960 notation on as king takes rook (`e1h1`).
     pub fn move_to_uci(&self, m: Move) -> String {
-        if m.is_castle() && self.is_chess960() {
-            let (rook, _) = self.castle_rook_squares(m.moved().colour(), m.to());
-            return format!("{}{}", square_name(m.from()), square_name(rook));
+        self.coordinates().text(m)
+    }
+
+    /// This position's coordinate convention, for the moves of this game (a PV, a best move):
+    /// the castling rooks stay where they are for the whole game.
+    pub fn coordinates(&self) -> Coordinates {
+        Coordinates {
+            chess960: self.is_chess960(),
+            rooks: [
+                [self.castle_rook(Colour::White, false), self.castle_rook(Colour::White, true)],
+                [self.castle_rook(Colour::Black, false), self.castle_rook(Colour::Black, true)],
+            ],
         }
-        m.to_uci()
     }
 
     /// Parses SAN, tolerating check/mate marks, annotation suffixes (`!`, `?`), `e.p.`, `0-0`
