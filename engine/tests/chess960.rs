@@ -95,7 +95,12 @@ fn fen_forms() {
     assert!(auto.is_chess960() && auto.castling() == 15);
     let std = Position::from_fen_auto("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1").unwrap();
     assert!(!std.is_chess960() && std.castling() == 15);
-    assert_eq!(std.key(), Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap().key());
+    assert_eq!(
+        std.key(),
+        Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+            .unwrap()
+            .key()
+    );
 }
 
 fn castle_moves(pos: &Position) -> Vec<String> {

@@ -371,7 +371,9 @@ fn fischerandom_castling_as_o_o() {
     e.send("protover 2");
     let lines = e.until(|l| l == "feature done=1", secs(5.0));
     assert!(
-        lines.iter().any(|l| l.contains("variants=\"normal,fischerandom\"")),
+        lines
+            .iter()
+            .any(|l| l.contains("variants=\"normal,fischerandom\"")),
         "{lines:?}"
     );
     e.send("memory 16");
@@ -389,5 +391,8 @@ fn fischerandom_castling_as_o_o() {
     // Back to normal chess after `new`: the same FEN loses its Chess960 right.
     e.send_all(&["new", "force", &setup, "O-O"]);
     let lines = ping(&mut e, 3);
-    assert!(lines.iter().any(|l| l.starts_with("Illegal move")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("Illegal move")),
+        "{lines:?}"
+    );
 }

@@ -141,8 +141,14 @@ impl Position {
         Coordinates {
             chess960: self.is_chess960(),
             rooks: [
-                [self.castle_rook(Colour::White, false), self.castle_rook(Colour::White, true)],
-                [self.castle_rook(Colour::Black, false), self.castle_rook(Colour::Black, true)],
+                [
+                    self.castle_rook(Colour::White, false),
+                    self.castle_rook(Colour::White, true),
+                ],
+                [
+                    self.castle_rook(Colour::Black, false),
+                    self.castle_rook(Colour::Black, true),
+                ],
             ],
         }
     }
