@@ -252,7 +252,7 @@ fn thread_count(threads: usize) -> Option<usize> {
 /// and gives the exit code for a usage error.
 fn position_arg(fen: Option<&str>) -> Result<Position, ExitCode> {
     let fen = fen.unwrap_or(squall::board::fen::START_FEN);
-    Position::from_fen(fen).map_err(|e| {
+    Position::from_fen_auto(fen).map_err(|e| {
         eprintln!("error: bad FEN: {e}");
         ExitCode::from(2)
     })

@@ -140,7 +140,7 @@ pub struct CaseResult {
 
 /// Runs one case to `max_depth` (inclusive) and describes the outcome.
 pub fn run_case(case: &PerftCase, max_depth: u32, threads: usize) -> CaseResult {
-    let pos = match Position::from_fen(&case.fen) {
+    let pos = match Position::from_fen_auto(&case.fen) {
         Ok(p) => p,
         Err(e) => {
             return CaseResult {

@@ -139,7 +139,7 @@ fn bad_games_of_every_kind_are_reported_and_skipped() {
     let text = "\
 [Event \"unterminated tag\n1. e4 e5 1-0\n\n\
 [Event \"bad FEN\"]\n[FEN \"8/8/8 w - - 0 1\"]\n\n1. e4 *\n\n\
-[Event \"variant\"]\n[Variant \"Chess960\"]\n\n1. e4 *\n\n\
+[Event \"variant\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 *\n\n\
 1. e4 e5 2. Nf3 ) Nc6 *\n\n\
 1. e4 e5 2. xx9 *\n\n\
 1. e4 -- 2. d4 *\n\n\
@@ -340,4 +340,45 @@ fn writer_refuses_an_illegal_move() {
     let r = write_game(&mut out, &[], &pos, &[e4, e4], GameResult::Unknown);
     assert!(r.is_err());
     assert!(out.is_empty());
+}
+
+#[test]
+fn chess960_games_round_trip() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x960);
+    let starts = [
+        Position::from_fen_960("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
+            .expect("fen"),
+        Position::from_fen_960("nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w GBgb - 0 1")
+            .expect("fen"),
+        // The standard array as Chess960 still names its FEN.
+        Position::from_fen_960(squall::board::fen::START_FEN).expect("fen"),
+    ];
+    let mut out = Vec::new();
+    let mut expected = Vec::new();
+    let mut castles = 0;
+    for i in 0..60 {
+        let start = &starts[i % starts.len()];
+        let moves = random_game(&mut rng, start, 120);
+        castles += moves.iter().filter(|m| m.is_castle()).count();
+        let tags = vec![("Variant".to_string(), "normal".to_string())];
+        write_game(&mut out, &tags, start, &moves, GameResult::Unknown).expect("write");
+        expected.push((start.to_fen(), moves));
+    }
+    assert!(castles > 0);
+    let text = String::from_utf8(out.clone()).expect("utf-8");
+    assert!(text.contains("[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"nrbqkbrn/"));
+    assert!(!text.contains("normal"));
+    for (item, (fen, moves)) in read_all(&out).iter().zip(&expected) {
+        let g = ok(item);
+        assert!(g.start.is_chess960());
+        assert_eq!(g.start.to_fen(), *fen);
+        assert_eq!(g.moves, *moves);
+    }
+    // Read from another tool's text: O-O-O with the king starting on b1 and on c8 (where it
+    // stays; only the rook moves).
+    let pgn = "[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"r1k4r/8/8/8/8/8/8/RK5R w HAha - 0 1\"]\n\n1. O-O-O O-O-O *\n";
+    let games = read_all(pgn.as_bytes());
+    let g = ok(&games[0]);
+    assert_eq!(uci(g), "b1c1 c8c8");
+    assert!(g.moves[0].is_castle() && g.moves[1].is_castle());
 }

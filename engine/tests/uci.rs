@@ -47,6 +47,7 @@ fn handshake_lists_the_registry() {
         "option name UCI_ShowWDL type check default false",
         "option name Contempt type spin default 0 min -1000 max 1000",
         "option name UCI_AnalyseMode type check default false",
+        "option name UCI_Chess960 type check default false",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(opt)),
@@ -291,4 +292,48 @@ fn no_legal_move_gives_none() {
     e.send("go depth 3");
     let (mv, _) = bestmove(&mut e, 5.0);
     assert_eq!(mv, "(none)");
+}
+
+/// Chess960 castling that mates: White's king already stands on g1, so O-O moves only the
+/// h1 rook to f1 (which no plain rook move can reach past the king).
+const CASTLE_MATE_960: &str = "4rkr1/4p1p1/8/8/8/8/8/6KR w K - 0 1";
+
+#[test]
+fn chess960_option_castling_and_refusal() {
+    let mut e = uci();
+    // Off: a Chess960 FEN is refused, and the last position stays.
+    e.send("position startpos moves e2e4");
+    e.send(&format!("position fen {CASTLE_MATE_960}"));
+    let l = e.expect("info string error", secs(3.0));
+    assert!(l.contains("UCI_Chess960"), "{l}");
+    // Off: castling is the king's two-square move.
+    let moves = "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5";
+    e.send(&format!("position startpos moves {moves}"));
+    e.send("go depth 2 searchmoves e1g1");
+    assert_eq!(bestmove(&mut e, 10.0).0, "e1g1");
+    // On: king takes rook, in and out.
+    e.send("setoption name UCI_Chess960 value true");
+    e.send(&format!("position startpos moves {moves}"));
+    e.send("go depth 2 searchmoves e1h1");
+    let (mv, lines) = bestmove(&mut e, 10.0);
+    assert_eq!(mv, "e1h1");
+    assert!(lines.iter().any(|l| l.contains(" pv e1h1")), "{lines:?}");
+    e.send(&format!("position fen {CASTLE_MATE_960}"));
+    e.send("go depth 3");
+    let (mv, lines) = bestmove(&mut e, 10.0);
+    assert_eq!(mv, "g1h1", "{lines:?}");
+    e.send(&format!("position fen {CASTLE_MATE_960} moves g1h1"));
+    e.send("go depth 1");
+    assert_eq!(bestmove(&mut e, 10.0).0, "(none)");
+    // A Shredder-FEN start position, castling both ways later in the game.
+    e.send("position fen nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w GBgb - 0 1 moves b2b3");
+    e.send("go depth 3");
+    let (mv, _) = bestmove(&mut e, 10.0);
+    let mut pos =
+        Position::from_fen_960("nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w GBgb - 0 1").unwrap();
+    let b3 = pos.parse_uci_move("b2b3").unwrap();
+    pos.make(b3);
+    assert!(is_legal(&pos, &mv), "{mv}");
+    e.send("isready");
+    e.expect("readyok", secs(3.0));
 }

@@ -58,7 +58,7 @@ fn features_are_complete() {
         "reuse=1",
         "analyze=1",
         "myname=\"Squall",
-        "variants=\"normal\"",
+        "variants=\"normal,fischerandom\"",
         "colors=0",
         "ics=1",
         "name=1",
@@ -358,4 +358,41 @@ fn forced_xboard_flag() {
     e.expect("feature done=1", secs(5.0));
     ping(&mut e, 10);
     e.quit_within(secs(5.0));
+}
+
+/// Chess960 castling that mates: White's king already stands on g1, so O-O moves only the
+/// h1 rook to f1 (which no plain rook move can reach past the king).
+const CASTLE_MATE_960: &str = "4rkr1/4p1p1/8/8/8/8/8/6KR w K - 0 1";
+
+#[test]
+fn fischerandom_castling_as_o_o() {
+    let mut e = Engine::start(&[]);
+    e.send("xboard");
+    e.send("protover 2");
+    let lines = e.until(|l| l == "feature done=1", secs(5.0));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("variants=\"normal,fischerandom\"")),
+        "{lines:?}"
+    );
+    e.send("memory 16");
+    // The engine castles as O-O.
+    let setup = format!("setboard {CASTLE_MATE_960}");
+    e.send_all(&["new", "variant fischerandom", "force", &setup, "sd 3", "go"]);
+    let (m, lines) = engine_move(&mut e, 10.0);
+    assert_eq!(m, "O-O", "{lines:?}");
+    // The opponent's O-O and king-takes-rook are both understood.
+    for castle in ["O-O", "g1h1"] {
+        e.send_all(&["new", "variant fischerandom", "force", &setup, castle, "go"]);
+        let lines = e.until(|l| l.starts_with("1-0"), secs(5.0));
+        assert!(!lines.iter().any(|l| l.starts_with("Illegal")), "{lines:?}");
+    }
+    // Back to normal chess after `new`: the same FEN loses its Chess960 right.
+    e.send_all(&["new", "force", &setup, "O-O"]);
+    let lines = ping(&mut e, 3);
+    assert!(
+        lines.iter().any(|l| l.starts_with("Illegal move")),
+        "{lines:?}"
+    );
 }

@@ -208,7 +208,7 @@ impl Position {
         let from = m.from();
         let to = m.to();
         let (arrived, vacated2) = if m.is_castle() {
-            let (rf, rt) = super::make::castle_rook_squares(to);
+            let (rf, rt) = self.castle_rook_squares(us, to);
             (rt, rf)
         } else if m.is_en_passant() {
             (to, (to as i16 - us.forward()) as Square)
@@ -362,7 +362,7 @@ impl Position {
 
         if m.is_castle() {
             // Only the rook can give check; the king's old square is empty afterwards.
-            let (rook_from, rook_to) = super::make::castle_rook_squares(to);
+            let (rook_from, rook_to) = self.castle_rook_squares(us, to);
             let rook = Piece::new(us, Kind::Rook);
             let mask = attack_mask(rook_to, ksq) & piece_bit(rook);
             let vacated = bitboard::bit64(from) | bitboard::bit64(rook_from);

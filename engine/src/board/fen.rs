@@ -4,14 +4,22 @@
 //! - the half-move clock and full-move number may be missing (they default to 0 and 1);
 //! - a castling right whose king or rook is not on its home square is dropped, not rejected
 //!   (GUIs send such FENs, and the position itself is well defined);
+//! - castling may be written `KQkq`, or with the castling rook's file (`HAha`, Shredder-FEN; or
+//!   X-FEN's mix, where `K`/`Q` name the outermost rook on that side of the king). Standard
+//!   parsing (`from_fen`) keeps only rights with the king on the e-file and the rook in its
+//!   corner; `from_fen_960` keeps any king and rook on the back rank, rook on either side;
+//! - output writes `KQkq` for a right whose rook is the outermost on its side (always so in
+//!   standard chess), and the rook's file letter otherwise (X-FEN).
 //! - an en-passant square must be on the right rank with the pushed pawn in front of it and
 //!   empty squares behind; it is kept only when a pawn of the side to move can take, as the
 //!   PolyGlot key convention wants.
 
 use std::fmt;
 
-use super::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
-use crate::types::{parse_square, rank_of, square, square_name, Colour, Kind, Piece, NO_SQUARE};
+use super::{castle_rights, Position, STANDARD_CASTLE_ROOKS};
+use crate::types::{
+    file_of, parse_square, rank_of, square, square_name, Colour, Kind, Piece, Square, NO_SQUARE,
+};
 
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -118,8 +126,30 @@ impl Position {
         }
     }
 
-    /// Parses a FEN (or the first four to six fields of an EPD line).
+    /// Parses a FEN (or the first four to six fields of an EPD line) for standard chess.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        Position::from_fen_with(fen, false)
+    }
+
+    /// Parses a Chess960 FEN (X-FEN or Shredder-FEN castling; standard positions too): the
+    /// position comes with Chess960 notation on.
+    pub fn from_fen_960(fen: &str) -> Result<Position, FenError> {
+        Position::from_fen_with(fen, true)
+    }
+
+    /// Parses a FEN as Chess960 when its castling rights need it (non-standard king or rook
+    /// squares), as standard chess otherwise.
+    pub fn from_fen_auto(fen: &str) -> Result<Position, FenError> {
+        let pos = Position::from_fen_960(fen)?;
+        if pos.is_standard_castling() {
+            Position::from_fen(fen)
+        } else {
+            Ok(pos)
+        }
+    }
+
+    /// `from_fen` (`chess960 == false`) or `from_fen_960`.
+    pub fn from_fen_with(fen: &str, chess960: bool) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
             return Err(FenError::Empty);
@@ -174,8 +204,9 @@ impl Position {
             "b" => Colour::Black,
             s => return Err(FenError::BadSide(s.to_string())),
         };
-        pos.castling = parse_castling(fields[2])?;
-        pos.castling &= pos.consistent_castling();
+        pos.chess960 = chess960;
+        let (rights, rooks) = pos.parse_castling(fields[2], chess960)?;
+        pos.set_castling(rights, rooks);
         let ep = parse_en_passant(&pos, fields[3])?;
 
         if let Some(s) = fields.get(4) {
@@ -212,27 +243,102 @@ impl Position {
         Ok(pos)
     }
 
-    /// Castling rights allowed by where the kings and rooks stand.
-    fn consistent_castling(&self) -> u8 {
-        let has = |sq: u8, c: Colour, k: Kind| self.board[sq as usize] == Piece::new(c, k);
-        let mut ok = 0;
-        if has(0x04, Colour::White, Kind::King) {
-            if has(0x07, Colour::White, Kind::Rook) {
-                ok |= WHITE_OO;
+    /// The castling field: rights and rooks, each right resolved to a rook of its colour on the
+    /// back rank (`K`/`Q`: the outermost on that side of the king; a file letter: that file).
+    /// Rights whose king or rook is missing are dropped (and, in standard chess, those not on
+    /// the standard squares); two rights for the same side are an error.
+    fn parse_castling(
+        &self,
+        field: &str,
+        chess960: bool,
+    ) -> Result<(u8, [[Square; 2]; 2]), FenError> {
+        let bad = || FenError::BadCastling(field.to_string());
+        let mut rooks = STANDARD_CASTLE_ROOKS;
+        let mut rights = 0u8;
+        let mut seen = 0u8;
+        if field == "-" {
+            return Ok((rights, rooks));
+        }
+        for ch in field.chars() {
+            let c = if ch.is_ascii_uppercase() {
+                Colour::White
+            } else {
+                Colour::Black
+            };
+            let back = c.relative_rank(0);
+            let king = self.king(c);
+            let rook = Piece::new(c, Kind::Rook);
+            let is_rook = |f: u8| self.board[square(f, back) as usize] == rook;
+            let kf = file_of(king);
+            let file = match ch.to_ascii_lowercase() {
+                'k' => (kf + 1..8).rev().find(|&f| is_rook(f)),
+                'q' => (0..kf).find(|&f| is_rook(f)),
+                l @ 'a'..='h' => Some(l as u8 - b'a').filter(|&f| is_rook(f)),
+                _ => return Err(bad()),
+            };
+            let long = match ch.to_ascii_lowercase() {
+                'k' => false,
+                'q' => true,
+                l => (l as u8 - b'a') < kf,
+            };
+            let (short_bit, long_bit) = castle_rights(c);
+            let bit = if long { long_bit } else { short_bit };
+            if seen & bit != 0 {
+                return Err(bad());
             }
-            if has(0x00, Colour::White, Kind::Rook) {
-                ok |= WHITE_OOO;
+            seen |= bit;
+            let Some(f) = file else { continue };
+            if rank_of(king) != back || f == kf {
+                continue;
+            }
+            let sq = square(f, back);
+            if !chess960
+                && (file_of(king) != 4 || sq != STANDARD_CASTLE_ROOKS[c.index()][long as usize])
+            {
+                continue;
+            }
+            rights |= bit;
+            rooks[c.index()][long as usize] = sq;
+        }
+        Ok((rights, rooks))
+    }
+
+    /// The castling field as X-FEN: `KQkq` for a rook that is the outermost on its side of the
+    /// king, its file letter otherwise.
+    fn castling_field(&self) -> String {
+        let mut out = String::new();
+        for c in Colour::BOTH {
+            let (short, long) = castle_rights(c);
+            let rook = Piece::new(c, Kind::Rook);
+            for (bit, is_long) in [(short, false), (long, true)] {
+                if self.castling & bit == 0 {
+                    continue;
+                }
+                let sq = self.castle_rook(c, is_long);
+                let (f, back) = (file_of(sq), sq & 0x70);
+                let outer = if is_long { 0..f } else { f + 1..8 };
+                let outermost = outer
+                    .into_iter()
+                    .all(|g| self.board[(back | g) as usize] != rook);
+                let ch = if outermost {
+                    if is_long {
+                        'q'
+                    } else {
+                        'k'
+                    }
+                } else {
+                    (b'a' + f) as char
+                };
+                out.push(match c {
+                    Colour::White => ch.to_ascii_uppercase(),
+                    Colour::Black => ch,
+                });
             }
         }
-        if has(0x74, Colour::Black, Kind::King) {
-            if has(0x77, Colour::Black, Kind::Rook) {
-                ok |= BLACK_OO;
-            }
-            if has(0x70, Colour::Black, Kind::Rook) {
-                ok |= BLACK_OOO;
-            }
+        if out.is_empty() {
+            out.push('-');
         }
-        ok
+        out
     }
 
     /// Is there a pawn of the side to move beside the pawn that just passed `ep`?
@@ -252,20 +358,7 @@ impl Position {
         out.push(' ');
         out.push(if self.side == Colour::White { 'w' } else { 'b' });
         out.push(' ');
-        if self.castling == 0 {
-            out.push('-');
-        } else {
-            for (bit, c) in [
-                (WHITE_OO, 'K'),
-                (WHITE_OOO, 'Q'),
-                (BLACK_OO, 'k'),
-                (BLACK_OOO, 'q'),
-            ] {
-                if self.castling & bit != 0 {
-                    out.push(c);
-                }
-            }
-        }
+        out.push_str(&self.castling_field());
         out.push(' ');
         out.push_str(&square_name(self.ep));
         out.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
@@ -307,27 +400,6 @@ fn parse_board(field: &str) -> Result<Vec<(Piece, u8)>, FenError> {
         }
     }
     Ok(out)
-}
-
-fn parse_castling(field: &str) -> Result<u8, FenError> {
-    if field == "-" {
-        return Ok(0);
-    }
-    let mut rights = 0u8;
-    for ch in field.chars() {
-        let bit = match ch {
-            'K' => WHITE_OO,
-            'Q' => WHITE_OOO,
-            'k' => BLACK_OO,
-            'q' => BLACK_OOO,
-            _ => return Err(FenError::BadCastling(field.to_string())),
-        };
-        if rights & bit != 0 {
-            return Err(FenError::BadCastling(field.to_string()));
-        }
-        rights |= bit;
-    }
-    Ok(rights)
 }
 
 /// Validates the en-passant field; returns the square or `NO_SQUARE`.

@@ -2,32 +2,11 @@
 //! `shift` primitives keep the lists, keys and sums in step, and unmake restores the saved
 //! irreversible state wholesale.
 
+use super::bitboard;
 use super::zobrist::ZOBRIST;
-use super::{Position, BLACK_OO, BLACK_OOO, WHITE_OO, WHITE_OOO};
+use super::Position;
 use crate::moves::Move;
 use crate::types::{file_of, Colour, Kind, Piece, Square, NO_SQUARE};
-
-/// Castling rights that survive a move touching each square: `rights &= MASK[from] & MASK[to]`.
-const CASTLE_MASK: [u8; 128] = {
-    let mut m = [15u8; 128];
-    m[0x00] = 15 & !WHITE_OOO; // a1
-    m[0x07] = 15 & !WHITE_OO; // h1
-    m[0x04] = 15 & !(WHITE_OO | WHITE_OOO); // e1
-    m[0x70] = 15 & !BLACK_OOO; // a8
-    m[0x77] = 15 & !BLACK_OO; // h8
-    m[0x74] = 15 & !(BLACK_OO | BLACK_OOO); // e8
-    m
-};
-
-/// Rook origin and destination for a castling king landing on `king_to`.
-#[inline]
-pub const fn castle_rook_squares(king_to: Square) -> (Square, Square) {
-    if file_of(king_to) == 6 {
-        (king_to + 1, king_to - 1)
-    } else {
-        (king_to - 2, king_to + 1)
-    }
-}
 
 impl Position {
     /// Plays a legal (or at least pseudo-legal and king-safe) move.
@@ -48,9 +27,14 @@ impl Position {
         self.plies_from_null = self.plies_from_null.saturating_add(1);
 
         if m.is_castle() {
-            let (rf, rt) = castle_rook_squares(to);
-            self.shift(from, to);
-            self.shift(rf, rt);
+            let (rf, rt) = self.castle_rook_squares(us, to);
+            let king = self.castle_raw(from, to, rf, rt);
+            let rook = Piece::new(us, Kind::Rook);
+            self.key ^=
+                z.piece(king, from) ^ z.piece(king, to) ^ z.piece(rook, rf) ^ z.piece(rook, rt);
+            self.psq += crate::eval::psqt::psq(king, to) - crate::eval::psqt::psq(king, from)
+                + crate::eval::psqt::psq(rook, rt)
+                - crate::eval::psqt::psq(rook, rf);
         } else {
             if m.is_capture() {
                 let cap_sq = if m.is_en_passant() {
@@ -85,9 +69,11 @@ impl Position {
             }
         }
 
-        let rights = self.castling & CASTLE_MASK[from as usize] & CASTLE_MASK[to as usize];
+        let rights =
+            self.castling & self.castle_mask[from as usize] & self.castle_mask[to as usize];
         if rights != self.castling {
-            self.key ^= z.castling[self.castling as usize] ^ z.castling[rights as usize];
+            self.key ^=
+                self.castle_keys[self.castling as usize] ^ self.castle_keys[rights as usize];
             self.castling = rights;
         }
 
@@ -101,6 +87,35 @@ impl Position {
 
         #[cfg(debug_assertions)]
         self.assert_valid();
+    }
+
+    /// Moves the king from `kf` to `kt` and the castling rook from `rf` to `rt` on the board,
+    /// lists and sets only (either may stay put, and each may land where the other stood);
+    /// both keep their list slots. Returns the king.
+    #[inline]
+    fn castle_raw(&mut self, kf: Square, kt: Square, rf: Square, rt: Square) -> Piece {
+        let king = self.board[kf as usize];
+        let rook = self.board[rf as usize];
+        debug_assert!(king.is_kind(Kind::King) && rook == Piece::new(king.colour(), Kind::Rook));
+        let c = king.colour().index();
+        let (ks, rs) = (self.slot[kf as usize], self.slot[rf as usize]);
+        self.board[kf as usize] = Piece::NONE;
+        self.board[rf as usize] = Piece::NONE;
+        self.slot[kf as usize] = 0;
+        self.slot[rf as usize] = 0;
+        debug_assert!(self.board[kt as usize].is_none() && self.board[rt as usize].is_none());
+        self.board[kt as usize] = king;
+        self.board[rt as usize] = rook;
+        self.slot[kt as usize] = ks;
+        self.slot[rt as usize] = rs;
+        self.pieces[c][ks as usize] = kt;
+        self.pieces[c][rs as usize] = rt;
+        let kb = bitboard::bit64(kf) ^ bitboard::bit64(kt);
+        let rb = bitboard::bit64(rf) ^ bitboard::bit64(rt);
+        self.occupancy[c] ^= kb ^ rb;
+        self.by_kind[Kind::King as usize] ^= kb;
+        self.by_kind[Kind::Rook as usize] ^= rb;
+        king
     }
 
     /// Takes back the last move made with `make`.
@@ -119,9 +134,8 @@ impl Position {
         let from = m.from();
         let to = m.to();
         if m.is_castle() {
-            let (rf, rt) = castle_rook_squares(to);
-            self.shift_raw(rt, rf);
-            self.shift_raw(to, from);
+            let (rf, rt) = self.castle_rook_squares(us, to);
+            self.castle_raw(to, from, rt, rf);
         } else {
             if m.is_promotion() {
                 self.remove_raw(to);

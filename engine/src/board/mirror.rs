@@ -12,7 +12,7 @@ impl Position {
     /// The colour-flipped mirror. Move history is not carried over: the result is a fresh root.
     pub fn mirrored(&self) -> Position {
         let fen = mirror_fen(&self.to_fen());
-        match Position::from_fen(&fen) {
+        match Position::from_fen_with(&fen, self.is_chess960()) {
             Ok(p) => p,
             // The mirror of a valid position satisfies every rule the parser checks.
             Err(e) => unreachable!("mirror of a valid position must parse ({fen}): {e}"),

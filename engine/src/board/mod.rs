@@ -48,6 +48,9 @@ pub const fn castle_rights(c: Colour) -> (u8, u8) {
     }
 }
 
+/// The castling rooks' squares of standard chess: per colour, short (h-file) and long (a-file).
+pub const STANDARD_CASTLE_ROOKS: [[Square; 2]; 2] = [[0x07, 0x00], [0x77, 0x70]];
+
 /// Maximum non-pawn pieces per side (king + 15 promoted or original pieces).
 pub const MAX_PIECES: usize = 16;
 pub const MAX_PAWNS: usize = 8;
@@ -82,6 +85,21 @@ pub struct Position {
     counts: [u8; Piece::COUNT],
     side: Colour,
     castling: u8,
+    /// Chess960 notation: castling written king-takes-rook in coordinates, X-FEN castling
+    /// fields, any king and rook files in FEN input. The rules are the same either way.
+    chess960: bool,
+    /// Each colour's castling rooks, short `[0]` and long `[1]` (the standard corners where a
+    /// right is missing); fixed for the game, since a right goes when its rook or king moves.
+    castle_rooks: [[Square; 2]; 2],
+    /// Castling rights that survive a move touching each square: `rights &= mask[from] &
+    /// mask[to]` (the king's and castling rooks' home squares clear their rights).
+    castle_mask: [u8; 128],
+    /// The Zobrist key of each rights set: the standard per-right keys, plus a key for each
+    /// right whose rook stands on a non-standard file (so standard keys are unchanged).
+    castle_keys: [u64; 16],
+    /// Per colour and side: the squares (64-bit) that must be empty to castle, the king's and
+    /// the castling rook's own squares left out.
+    castle_empty: [[u64; 2]; 2],
     ep: Square,
     halfmove: u16,
     fullmove: u16,
@@ -119,6 +137,11 @@ impl Position {
             counts: [0; Piece::COUNT],
             side: Colour::White,
             castling: 0,
+            chess960: false,
+            castle_rooks: STANDARD_CASTLE_ROOKS,
+            castle_mask: [ALL_CASTLING; 128],
+            castle_keys: zobrist::ZOBRIST.castling,
+            castle_empty: [[0; 2]; 2],
             ep: NO_SQUARE,
             halfmove: 0,
             fullmove: 1,
@@ -152,6 +175,102 @@ impl Position {
     #[inline]
     pub fn castling(&self) -> u8 {
         self.castling
+    }
+
+    /// Chess960 notation (king-takes-rook castling in coordinates, X-FEN castling fields).
+    #[inline]
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+
+    /// Switches Chess960 notation on or off; the position and its rules do not change.
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on;
+    }
+
+    /// The square of `c`'s castling rook, short (`long == false`) or long; meaningful while
+    /// that right is held.
+    #[inline]
+    pub fn castle_rook(&self, c: Colour, long: bool) -> Square {
+        self.castle_rooks[c.index()][long as usize]
+    }
+
+    /// The castling rook's origin and destination for `c`'s king castling to `king_to`
+    /// (g-file: short, c-file: long).
+    #[inline]
+    pub fn castle_rook_squares(&self, c: Colour, king_to: Square) -> (Square, Square) {
+        let long = crate::types::file_of(king_to) != 6;
+        let back = king_to & 0x70;
+        (
+            self.castle_rooks[c.index()][long as usize],
+            back | if long { 3 } else { 5 },
+        )
+    }
+
+    /// The squares (64-bit) that must be empty for `c` to castle short or long.
+    #[inline]
+    pub(crate) fn castle_empty(&self, c: Colour, long: bool) -> u64 {
+        self.castle_empty[c.index()][long as usize]
+    }
+
+    /// Is every castling right held the standard one (king on the e-file, rook in its
+    /// corner)? A position where this is false can only be played as Chess960.
+    pub fn is_standard_castling(&self) -> bool {
+        Colour::BOTH.iter().all(|&c| {
+            let (short, long) = castle_rights(c);
+            let rights = self.castling & (short | long);
+            let home = crate::types::square(4, c.relative_rank(0));
+            rights == 0
+                || (self.king(c) == home
+                    && (rights & short == 0
+                        || self.castle_rook(c, false) == STANDARD_CASTLE_ROOKS[c.index()][0])
+                    && (rights & long == 0
+                        || self.castle_rook(c, true) == STANDARD_CASTLE_ROOKS[c.index()][1]))
+        })
+    }
+
+    /// Sets the castling rights and rooks (at set-up) and derives the masks, empty-square
+    /// sets and keys from them and the kings' squares.
+    pub(crate) fn set_castling(&mut self, rights: u8, rooks: [[Square; 2]; 2]) {
+        let z = &*zobrist::ZOBRIST;
+        self.castling = rights;
+        self.castle_rooks = rooks;
+        self.castle_mask = [ALL_CASTLING; 128];
+        self.castle_empty = [[0; 2]; 2];
+        let mut extra = [0u64; 4];
+        for c in Colour::BOTH {
+            let ci = c.index();
+            let (short, long) = castle_rights(c);
+            let king = self.king(c);
+            for (side, bit) in [(0usize, short), (1, long)] {
+                if rights & bit == 0 {
+                    self.castle_rooks[ci][side] = STANDARD_CASTLE_ROOKS[ci][side];
+                    continue;
+                }
+                let rook = self.castle_rooks[ci][side];
+                self.castle_mask[king as usize] &= !(short | long);
+                self.castle_mask[rook as usize] &= !bit;
+                let back = king & 0x70;
+                let (king_to, rook_to) = if side == 0 {
+                    (back | 6, back | 5)
+                } else {
+                    (back | 2, back | 3)
+                };
+                let span = |a: Square, b: Square| {
+                    (a.min(b)..=a.max(b)).fold(0u64, |s, sq| s | bitboard::bit64(sq))
+                };
+                self.castle_empty[ci][side] = (span(king, king_to) | span(rook, rook_to))
+                    & !bitboard::bit64(king)
+                    & !bitboard::bit64(rook);
+                let i = bit.trailing_zeros() as usize;
+                extra[i] = z.castle_file[i][crate::types::file_of(rook) as usize];
+            }
+        }
+        for (r, key) in self.castle_keys.iter_mut().enumerate() {
+            *key = (0..4)
+                .filter(|i| r & (1 << i) != 0)
+                .fold(z.castling[r], |k, i| k ^ extra[i]);
+        }
     }
 
     /// En-passant target square, set only when a pawn of the side to move stands ready to take.
@@ -504,6 +623,8 @@ impl PartialEq for Position {
             && self.counts == o.counts
             && self.side == o.side
             && self.castling == o.castling
+            && self.chess960 == o.chess960
+            && self.castle_rooks == o.castle_rooks
             && self.ep == o.ep
             && self.halfmove == o.halfmove
             && self.fullmove == o.fullmove

@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::Position;
 use crate::moves::{Move, MoveList};
-use crate::types::{file_of, parse_square, rank_of, square_name, Kind, Square};
+use crate::types::{file_of, parse_square, rank_of, square_name, Colour, Kind, Square};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveParseError {
@@ -53,9 +53,36 @@ fn kind_from_san_letter(c: char) -> Option<Kind> {
     }
 }
 
+/// How coordinate notation writes castling in one game: the king's move (`e1g1`), or in
+/// Chess960 king takes rook (`e1h1`), which needs the game's castling rooks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Coordinates {
+    chess960: bool,
+    rooks: [[Square; 2]; 2],
+}
+
+impl Coordinates {
+    /// Standard chess: castling as the king's two-square move.
+    pub const STANDARD: Coordinates = Coordinates {
+        chess960: false,
+        rooks: super::STANDARD_CASTLE_ROOKS,
+    };
+
+    /// `m` in coordinates (`0000` for no move).
+    pub fn text(self, m: Move) -> String {
+        if m.is_castle() && self.chess960 {
+            let long = file_of(m.to()) != 6;
+            let rook = self.rooks[m.moved().colour().index()][long as usize];
+            return format!("{}{}", square_name(m.from()), square_name(rook));
+        }
+        m.to_uci()
+    }
+}
+
 impl Position {
     /// Parses coordinate notation. Castling is the king's two-square move; `e1h1`-style king
-    /// takes own rook is accepted too, since some GUIs send it.
+    /// takes own rook is accepted too, since some GUIs send it. With Chess960 notation on,
+    /// castling is only king-takes-rook, and a king's move to a square is never a castle.
     pub fn parse_uci_move(&self, text: &str) -> Result<Move, MoveParseError> {
         let malformed = || MoveParseError::Malformed(text.to_string());
         let t = text.trim();
@@ -63,7 +90,7 @@ impl Position {
             return Err(malformed());
         }
         let from = parse_square(&t[0..2]).ok_or_else(malformed)?;
-        let mut to = parse_square(&t[2..4]).ok_or_else(malformed)?;
+        let to = parse_square(&t[2..4]).ok_or_else(malformed)?;
         let promo = match t[4..].chars().next() {
             None => None,
             Some(c) => match Kind::from_letter(c) {
@@ -76,12 +103,21 @@ impl Position {
         if moved.is_kind(Kind::King)
             && self.piece_at(to) == crate::types::Piece::new(moved.colour(), Kind::Rook)
         {
-            // King takes own rook: the castling move toward that rook.
-            to = if to > from { from + 2 } else { from - 2 };
+            // King takes own rook: the castling move with that rook.
+            return legal
+                .iter()
+                .copied()
+                .find(|m| {
+                    m.is_castle()
+                        && m.from() == from
+                        && self.castle_rook_squares(moved.colour(), m.to()).0 == to
+                })
+                .ok_or_else(|| MoveParseError::Illegal(text.to_string()));
         }
         legal
             .iter()
             .copied()
+            .filter(|m| !(self.is_chess960() && m.is_castle()))
             .find(|m| {
                 m.from() == from
                     && m.to() == to
@@ -91,6 +127,30 @@ impl Position {
                     }
             })
             .ok_or_else(|| MoveParseError::Illegal(text.to_string()))
+    }
+
+    /// Coordinate notation of `m` in this position's convention: castling as the king's move
+    /// (`e1g1`), or with Chess960 notation on as king takes rook (`e1h1`).
+    pub fn move_to_uci(&self, m: Move) -> String {
+        self.coordinates().text(m)
+    }
+
+    /// This position's coordinate convention, for the moves of this game (a PV, a best move):
+    /// the castling rooks stay where they are for the whole game.
+    pub fn coordinates(&self) -> Coordinates {
+        Coordinates {
+            chess960: self.is_chess960(),
+            rooks: [
+                [
+                    self.castle_rook(Colour::White, false),
+                    self.castle_rook(Colour::White, true),
+                ],
+                [
+                    self.castle_rook(Colour::Black, false),
+                    self.castle_rook(Colour::Black, true),
+                ],
+            ],
+        }
     }
 
     /// Parses SAN, tolerating check/mate marks, annotation suffixes (`!`, `?`), `e.p.`, `0-0`
@@ -246,7 +306,7 @@ impl Position {
         let legal: MoveList = self.legal_moves();
         let rivals: Vec<Square> = legal
             .iter()
-            .filter(|o| **o != m && o.to() == m.to() && o.moved() == m.moved())
+            .filter(|o| **o != m && !o.is_castle() && o.to() == m.to() && o.moved() == m.moved())
             .map(|o| o.from())
             .collect();
         if rivals.is_empty() {

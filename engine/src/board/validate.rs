@@ -38,7 +38,7 @@ impl Position {
             counts[p.index()] += 1;
             r.psq += psqt::psq(p, sq);
         }
-        r.key ^= z.castling[self.castling as usize];
+        r.key ^= self.castle_keys[self.castling as usize];
         if self.ep != NO_SQUARE {
             r.key ^= z.ep_file[file_of(self.ep) as usize];
         }
@@ -142,6 +142,18 @@ impl Position {
             let behind: Square = (self.ep as i16 - us.forward()) as Square;
             if self.board[behind as usize] != Piece::new(us.flip(), Kind::Pawn) {
                 return Err("en-passant square without the pushed pawn".into());
+            }
+        }
+        for c in Colour::BOTH {
+            let (short, long) = super::castle_rights(c);
+            for (bit, long_side) in [(short, false), (long, true)] {
+                let rook = self.castle_rook(c, long_side);
+                if self.castling & bit != 0
+                    && (self.board[rook as usize] != Piece::new(c, Kind::Rook)
+                        || self.castle_mask[self.king(c) as usize] & bit != 0)
+                {
+                    return Err(format!("{c:?} castling right without its king or rook"));
+                }
             }
         }
         if self.keys.len() != self.undo.len() {

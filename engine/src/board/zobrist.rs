@@ -24,6 +24,10 @@ pub struct Zobrist {
     pub castling: [u64; 16],
     pub ep_file: [u64; 8],
     pub side: u64,
+    /// `castle_file[right][file]`: added for a castling right (bit index of `WHITE_OO` ..
+    /// `BLACK_OOO`) whose rook stands on `file`; zero on the standard file (h for short, a for
+    /// long), so standard chess keeps its keys.
+    pub castle_file: [[u64; 8]; 4],
     /// `material[piece][n]`: toggled when the (n+1)-th piece of that code appears.
     pub material: [[u64; 16]; PIECE_ROWS],
 }
@@ -35,6 +39,7 @@ pub static ZOBRIST: LazyLock<Zobrist> = LazyLock::new(|| {
         castling: [0; 16],
         ep_file: [0; 8],
         side: 0,
+        castle_file: [[0; 8]; 4],
         material: [[0; 16]; PIECE_ROWS],
     };
     // Empty squares (piece code 0) keep zero keys so that toggling "nothing" is a no-op.
@@ -65,6 +70,16 @@ pub static ZOBRIST: LazyLock<Zobrist> = LazyLock::new(|| {
         *f = rng.next_u64();
     }
     z.side = rng.next_u64();
+    // Drawn last, so every earlier key is what it was before Chess960 came in.
+    for (right, files) in z.castle_file.iter_mut().enumerate() {
+        let standard = if right % 2 == 0 { 7 } else { 0 };
+        for (file, key) in files.iter_mut().enumerate() {
+            let k = rng.next_u64();
+            if file != standard {
+                *key = k;
+            }
+        }
+    }
     z
 });
 

@@ -161,7 +161,8 @@ impl BookSession {
     /// The book move for `pos`, if the options allow one and the book has one; the move is
     /// remembered for learning. Errors as in `configure`.
     pub fn probe(&mut self, pos: &Position, s: &BookSettings) -> Result<Option<Move>, String> {
-        if !s.own_book {
+        // PolyGlot books are standard chess only: none in Chess960.
+        if !s.own_book || pos.is_chess960() {
             return Ok(None);
         }
         self.configure(s)?;

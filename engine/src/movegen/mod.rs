@@ -265,11 +265,7 @@ impl Position {
         let them = self.side_to_move().flip();
         if m.moved().is_kind(Kind::King) {
             if m.is_castle() {
-                // Not out of, through, or into check.
-                let d: i16 = if to > from { 1 } else { -1 };
-                return ci.checker_count == 0
-                    && !self.is_attacked((from as i16 + d) as Square, them)
-                    && !self.is_attacked(to, them);
+                return ci.checker_count == 0 && self.castle_path_safe(m);
             }
             return !self.is_attacked_ignoring(to, them, from);
         }
@@ -387,14 +383,37 @@ impl Position {
     fn gen_castles<S: MoveSink>(&self, us: Colour, king: Square, list: &mut S) {
         let (short, long) = castle_rights(us);
         let rights = self.castling();
+        if rights & (short | long) == 0 {
+            return;
+        }
         let k = Piece::new(us, Kind::King);
-        let empty = |d: i16| self.piece_at((king as i16 + d) as Square).is_none();
-        if rights & short != 0 && empty(1) && empty(2) {
-            list.push(Move::new(king, king + 2, k, Piece::NONE).with_flag(FLAG_CASTLE));
+        let occupied = self.occupied();
+        let back = king & 0x70;
+        // The king lands on the g-file (short) or the c-file (long), wherever it starts.
+        for (bit, long, king_to) in [(short, false, back | 6), (long, true, back | 2)] {
+            if rights & bit != 0 && occupied & self.castle_empty(us, long) == 0 {
+                list.push(Move::new(king, king_to, k, Piece::NONE).with_flag(FLAG_CASTLE));
+            }
         }
-        if rights & long != 0 && empty(-1) && empty(-2) && empty(-3) {
-            list.push(Move::new(king, king - 2, k, Piece::NONE).with_flag(FLAG_CASTLE));
+    }
+
+    /// For a castle out of no check: no square on the king's way, its target included, is
+    /// attacked, and the target is not attacked along the rank once the castling rook has
+    /// left (in Chess960 the rook can stand between the target and an enemy rook or queen).
+    fn castle_path_safe(&self, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        let us = self.side_to_move();
+        let them = us.flip();
+        let d: i16 = if to > from { 1 } else { -1 };
+        let mut s = from;
+        while s != to {
+            s = (s as i16 + d) as Square;
+            if s != to && self.is_attacked(s, them) {
+                return false;
+            }
         }
+        let (rook, _) = self.castle_rook_squares(us, to);
+        !self.is_attacked_ignoring(to, them, rook)
     }
 
     fn gen_pawn_moves<const CAPS: bool, const QUIETS: bool, S: MoveSink>(
@@ -532,9 +551,8 @@ impl Position {
         if m.is_castle() || m.is_en_passant() {
             let mut list = MoveList::new();
             if m.is_castle() {
-                // The generator looks three squares sideways: only from the king's home square.
-                let home = crate::types::square(4, us.relative_rank(0));
-                if !p.is_kind(Kind::King) || from != home {
+                // The generator works from the king's own square (its home while a right holds).
+                if !p.is_kind(Kind::King) {
                     return false;
                 }
                 self.gen_castles(us, from, &mut list);

@@ -106,23 +106,40 @@ impl Builder {
     }
 
     fn start_position(&self) -> Result<Position, (String, String)> {
+        let mut chess960 = false;
         if let Some(v) = self.tag("Variant") {
             let v = v.trim().to_ascii_lowercase();
-            if !["", "standard", "chess", "normal", "from position"].contains(&v.as_str()) {
+            chess960 = CHESS960_NAMES.contains(&v.as_str());
+            if !chess960
+                && !["", "standard", "chess", "normal", "from position"].contains(&v.as_str())
+            {
                 return Err((v, "unsupported variant".to_string()));
             }
         }
         match self.tag("FEN") {
-            Some(fen) => Position::from_fen(fen)
+            Some(fen) => Position::from_fen_with(fen, chess960)
                 .map(|mut p| {
                     p.clear_history();
                     p
                 })
                 .map_err(|e| (fen.to_string(), format!("bad FEN tag: {e}"))),
-            None => Ok(Position::startpos()),
+            None => {
+                let mut p = Position::startpos();
+                p.set_chess960(chess960);
+                Ok(p)
+            }
         }
     }
 }
+
+/// `Variant` tag values (lower case) that name Chess960.
+const CHESS960_NAMES: [&str; 5] = [
+    "chess960",
+    "chess 960",
+    "fischerandom",
+    "fischer random",
+    "fischer random chess",
+];
 
 /// Bytes that end a movetext token.
 fn is_delimiter(c: u8) -> bool {

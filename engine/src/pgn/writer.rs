@@ -45,7 +45,8 @@ fn push_token(text: &mut String, line_len: &mut usize, token: &str) {
 }
 
 /// Writes one game followed by a blank line. The Result tag always says `result`, so tag and
-/// termination marker agree; SetUp/FEN tags in `tags` are replaced by ones made from `start`.
+/// termination marker agree; SetUp/FEN tags in `tags` are replaced by ones made from `start`
+/// (and, for a Chess960 game, a Variant tag by `Chess960`).
 /// A move that is not legal in turn is an `InvalidInput` error, and nothing is written then.
 pub fn write_game(
     out: &mut impl Write,
@@ -91,13 +92,22 @@ pub fn write_game(
         let unknown = if name == "Date" { "????.??.??" } else { "?" };
         write_tag(out, name, value.unwrap_or(unknown))?;
     }
+    let chess960 = start.is_chess960();
     for (name, value) in tags {
-        if !ROSTER.contains(&name.as_str()) && name != "SetUp" && name != "FEN" {
+        if !ROSTER.contains(&name.as_str())
+            && name != "SetUp"
+            && name != "FEN"
+            && !(chess960 && name == "Variant")
+        {
             write_tag(out, name, value)?;
         }
     }
+    if chess960 {
+        write_tag(out, "Variant", "Chess960")?;
+    }
     let fen = start.to_fen();
-    if fen != START_FEN {
+    // A Chess960 game always names its start position (readers need the rooks' files).
+    if fen != START_FEN || chess960 {
         write_tag(out, "SetUp", "1")?;
         write_tag(out, "FEN", &fen)?;
     }

@@ -163,6 +163,7 @@ impl Console {
                     let rep = uci::reporter(
                         self.out.clone(),
                         uci::wdl_root(&self.pos, self.settings.show_wdl),
+                        self.pos.coordinates(),
                     );
                     self.worker
                         .start(&self.pos, limits, &mut self.settings, rep);

@@ -33,6 +33,8 @@ pub struct Settings {
     /// Pseudo-Elo by which the engine expects to outscore its opponent (`Contempt`).
     pub contempt: i32,
     pub analyse_mode: bool,
+    /// `UCI_Chess960`: castling as king takes rook, Chess960 FENs accepted.
+    pub chess960: bool,
     /// `Clear Hash` was pressed (or a new game began): clear before the next search.
     pub clear_pending: bool,
     /// `OwnBook`, `Book File`, `Book Depth`, `Book Variety`, `Book Learning`.
@@ -62,6 +64,7 @@ impl Default for Settings {
             show_wdl: false,
             contempt: 0,
             analyse_mode: false,
+            chess960: false,
             clear_pending: false,
             book: BookSettings::default(),
             limit_strength: false,
@@ -213,6 +216,13 @@ const BASE: &[Spec] = &[
         default: "false",
         cecp: false,
         apply: |s, v| s.analyse_mode = flag(v),
+    },
+    Spec {
+        name: "UCI_Chess960",
+        kind: Kind::Check,
+        default: "false",
+        cecp: false,
+        apply: |s, v| s.chess960 = flag(v),
     },
     Spec {
         name: "OwnBook",
@@ -482,6 +492,7 @@ pub fn current(spec: &Spec, s: &Settings) -> String {
         "UCI_ShowWDL" => s.show_wdl.to_string(),
         "Contempt" => s.contempt.to_string(),
         "UCI_AnalyseMode" => s.analyse_mode.to_string(),
+        "UCI_Chess960" => s.chess960.to_string(),
         "OwnBook" => s.book.own_book.to_string(),
         "Book File" => s.book.file.clone(),
         "Book Depth" => s.book.depth.to_string(),

@@ -8,6 +8,7 @@ use super::session::{
 };
 use super::worker::Worker;
 use crate::board::fen::load_fen;
+use crate::board::notation::Coordinates;
 use crate::board::Position;
 use crate::book::session::BookSession;
 use crate::search::{mate_in, Bound, Iteration, Limits, Report, SearchResult};
@@ -34,6 +35,11 @@ pub fn score_text(score: i32) -> String {
 
 /// One UCI `info` line for an iteration.
 pub fn info_line(it: &Iteration, wdl: &WdlRoot) -> String {
+    info_line_with(it, wdl, Coordinates::STANDARD)
+}
+
+/// `info_line` with the moves in `coords`' convention (Chess960 castling).
+pub fn info_line_with(it: &Iteration, wdl: &WdlRoot, coords: Coordinates) -> String {
     let bound = match it.bound {
         Bound::Exact => "",
         Bound::Lower => " lowerbound",
@@ -48,7 +54,7 @@ pub fn info_line(it: &Iteration, wdl: &WdlRoot) -> String {
         }
         None => String::new(),
     };
-    let pv: Vec<String> = it.pv.iter().map(|m| m.to_uci()).collect();
+    let pv: Vec<String> = it.pv.iter().map(|&m| coords.text(m)).collect();
     format!(
         "info depth {} seldepth {} multipv {} score {}{bound}{wdl_text} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
         it.depth,
@@ -64,31 +70,53 @@ pub fn info_line(it: &Iteration, wdl: &WdlRoot) -> String {
     )
 }
 
-/// The reporter that prints UCI `info` lines (and `currmove` after the first second).
-pub fn reporter(out: Out, wdl: WdlRoot) -> super::worker::Reporter {
+/// The reporter that prints UCI `info` lines (and `currmove` after the first second), moves
+/// in `coords`' convention.
+pub fn reporter(out: Out, wdl: WdlRoot, coords: Coordinates) -> super::worker::Reporter {
     Box::new(move |r: &Report| match r {
-        Report::Iteration(it) => out.line(&info_line(it, &wdl)),
+        Report::Iteration(it) => out.line(&info_line_with(it, &wdl, coords)),
         Report::CurrMove { depth, mv, number } => out.line(&format!(
-            "info depth {depth} currmove {mv} currmovenumber {number}"
+            "info depth {depth} currmove {} currmovenumber {number}",
+            coords.text(*mv)
         )),
     })
 }
 
 /// `bestmove e2e4 ponder e7e5` (`bestmove (none)` without a legal move).
 pub fn bestmove_line(r: &SearchResult) -> String {
+    bestmove_line_with(r, Coordinates::STANDARD)
+}
+
+/// `bestmove_line` with the moves in `coords`' convention (Chess960 castling).
+pub fn bestmove_line_with(r: &SearchResult, coords: Coordinates) -> String {
     if r.best.is_none() {
         "bestmove (none)".to_string()
     } else if r.ponder.is_none() {
-        format!("bestmove {}", r.best)
+        format!("bestmove {}", coords.text(r.best))
     } else {
-        format!("bestmove {} ponder {}", r.best, r.ponder)
+        format!(
+            "bestmove {} ponder {}",
+            coords.text(r.best),
+            coords.text(r.ponder)
+        )
     }
 }
 
-/// Parses the words after `position`: `startpos|fen F1..F6 [moves m1 m2 ...]`.
+/// Parses the words after `position` for standard chess.
 pub fn parse_position(args: &[&str]) -> Result<Position, String> {
+    parse_position_with(args, false)
+}
+
+/// Parses the words after `position`: `startpos|fen F1..F6 [moves m1 m2 ...]`. With
+/// `chess960` (`UCI_Chess960`), FENs are read as Chess960 and castling is king takes rook;
+/// without it, a FEN whose castling only Chess960 has is refused.
+pub fn parse_position_with(args: &[&str], chess960: bool) -> Result<Position, String> {
     let (mut pos, rest) = match args.first() {
-        Some(&"startpos") => (Position::startpos(), &args[1..]),
+        Some(&"startpos") => {
+            let mut p = Position::startpos();
+            p.set_chess960(chess960);
+            (p, &args[1..])
+        }
         Some(&"fen") => {
             let end = args
                 .iter()
@@ -97,7 +125,21 @@ pub fn parse_position(args: &[&str]) -> Result<Position, String> {
             if end <= 1 {
                 return Err("'position fen' needs a FEN".into());
             }
-            (load_fen(&args[1..end].join(" "))?, &args[end..])
+            let text = args[1..end].join(" ");
+            let standard = load_fen(&text)?;
+            let fischer = Position::from_fen_960(&text).map_err(|e| e.to_string())?;
+            let pos = if chess960 {
+                fischer
+            } else if !fischer.is_standard_castling() {
+                return Err(format!(
+                    "a Chess960 FEN (castling rights '{}' with the king or a rook off its \
+                     standard square) needs 'setoption name UCI_Chess960 value true'",
+                    text.split_whitespace().nth(2).unwrap_or("")
+                ));
+            } else {
+                standard
+            };
+            (pos, &args[end..])
         }
         Some(w) => return Err(format!("expected 'startpos' or 'fen', got '{w}'")),
         None => return Err("'position' needs 'startpos' or 'fen'".into()),
@@ -248,7 +290,8 @@ impl Uci {
     fn finish(&mut self, r: &SearchResult) {
         self.book.searched(r.score);
         self.book.saw_move(&self.pos, r.best);
-        self.out.line(&bestmove_line(r));
+        self.out
+            .line(&bestmove_line_with(r, self.pos.coordinates()));
     }
 
     /// The book's move for a game search (not analysis, pondering, `searchmoves` or `mate`).
@@ -359,6 +402,7 @@ impl Uci {
         let rep = reporter(
             self.out.clone(),
             wdl_root(&self.pos, self.settings.show_wdl),
+            self.pos.coordinates(),
         );
         self.worker
             .start(&self.pos, limits, &mut self.settings, rep);
@@ -381,7 +425,7 @@ impl Uci {
                 self.worker.apply(&mut self.settings);
             }
             "setoption" => self.setoption(args),
-            "position" => match parse_position(args) {
+            "position" => match parse_position_with(args, self.settings.chess960) {
                 Ok(p) => {
                     if p.ply_count() < self.pos.ply_count() {
                         // Fewer moves than before: a new game began without `ucinewgame`.

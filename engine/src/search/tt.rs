@@ -155,6 +155,7 @@ impl StripedTable {
 mod tests {
     use super::*;
     use crate::search::params::MATE;
+    use crate::search::tt_bucket::Entry;
 
     /// `from_bits`'s table and `bits`'s match spell one mapping twice: they must agree, with
     /// the age bits above ignored.

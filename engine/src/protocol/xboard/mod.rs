@@ -91,6 +91,15 @@ pub fn parse_level(args: &[&str]) -> Result<Level, String> {
     })
 }
 
+/// A move as the engine sends it: coordinates, castling in Chess960 as `O-O` / `O-O-O`.
+pub fn move_text(pos: &Position, m: Move) -> String {
+    if m.is_castle() && pos.is_chess960() {
+        let long = crate::types::file_of(m.to()) != 6;
+        return if long { "O-O-O" } else { "O-O" }.to_string();
+    }
+    m.to_uci()
+}
+
 /// The result line when the game is over in `pos`, e.g. `1-0 {White mates}`.
 pub fn game_result(pos: &Position) -> Option<&'static str> {
     if pos.legal_moves().is_empty() {
@@ -170,6 +179,8 @@ struct Xboard {
     worker: Worker,
     settings: Settings,
     pos: Position,
+    /// `variant fischerandom`: positions are Chess960 (until `new`).
+    chess960: bool,
     /// The side the engine plays; `None` in force mode.
     engine_side: Option<Colour>,
     edit: Option<Edit>,
@@ -215,8 +226,9 @@ impl Xboard {
         self.out.line("feature done=0");
         self.out.line(&format!(
             "feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 \
-             sigterm=0 reuse=1 analyze=1 myname=\"{} {}\" variants=\"normal\" colors=0 ics=1 \
-             name=1 pause=1 nps=1 debug=1 memory=1 smp=1 exclude=1 egt=\"syzygy\"",
+             sigterm=0 reuse=1 analyze=1 myname=\"{} {}\" variants=\"normal,fischerandom\" \
+             colors=0 ics=1 name=1 pause=1 nps=1 debug=1 memory=1 smp=1 exclude=1 \
+             egt=\"syzygy\"",
             uci::ENGINE_NAME,
             env!("CARGO_PKG_VERSION")
         ));
@@ -240,6 +252,15 @@ impl Xboard {
         // Plies since the game's start position; the side to move made every second one.
         let p = self.pos.ply_count() as u32;
         p / 2
+    }
+
+    /// A FEN as a position of the current variant (Chess960 castling in `fischerandom`).
+    fn load(&self, fen: &str) -> Result<Position, String> {
+        let p = load_fen(fen)?;
+        if self.chess960 {
+            return Position::from_fen_960(fen).map_err(|e| e.to_string());
+        }
+        Ok(p)
     }
 
     fn set_position(&mut self, p: Position) {
@@ -311,7 +332,7 @@ impl Xboard {
         }
         fields[1] = s;
         fields[3] = "-";
-        match load_fen(&fields.join(" ")) {
+        match self.load(&fields.join(" ")) {
             Ok(p) => {
                 self.set_position(p);
                 self.engine_side = Some(side.flip());
@@ -327,7 +348,7 @@ impl Xboard {
                 return;
             };
             let fen = edit.fen(self.pos.side_to_move());
-            match load_fen(&fen) {
+            match self.load(&fen) {
                 Ok(p) => self.set_position(p),
                 Err(e) => {
                     self.out.line("tellusererror Illegal position");
@@ -436,6 +457,7 @@ impl Xboard {
             "new" => {
                 self.book_game_over(GameEnd::Unknown);
                 self.set_position(Position::startpos());
+                self.chess960 = false;
                 self.engine_side = Some(Colour::Black);
                 self.sd = None;
                 self.my_ms = None;
@@ -448,7 +470,14 @@ impl Xboard {
                 self.start_background();
             }
             "variant" => match args {
-                ["normal"] => {}
+                ["normal"] => self.chess960 = false,
+                ["fischerandom"] => {
+                    // The board stays as it is until `setboard`, now in Chess960 notation.
+                    self.chess960 = true;
+                    let mut p = Position::startpos();
+                    p.set_chess960(true);
+                    self.set_position(p);
+                }
                 _ => self.error("unsupported variant", line),
             },
             "force" => {
@@ -545,7 +574,7 @@ impl Xboard {
                 self.game_over = true;
                 self.book_game_over(GameEnd::from_result(rest));
             }
-            "setboard" => match load_fen(rest) {
+            "setboard" => match self.load(rest) {
                 Ok(p) => {
                     self.set_position(p);
                     self.start_background();
@@ -561,7 +590,8 @@ impl Xboard {
             }
             "hint" => {
                 if !self.hint.is_none() && self.pos.legal_moves().contains(self.hint) {
-                    self.out.line(&format!("Hint: {}", self.hint.to_uci()));
+                    self.out
+                        .line(&format!("Hint: {}", move_text(&self.pos, self.hint)));
                 }
             }
             "bk" => {
@@ -727,6 +757,7 @@ pub fn run(session: &mut Session, first: Option<String>) -> Switch {
         worker: Worker::new(&settings, session.tx.clone()),
         settings,
         pos: Position::startpos(),
+        chess960: false,
         engine_side: Some(Colour::Black),
         edit: None,
         analyzing: false,

@@ -267,7 +267,8 @@ impl Xboard {
             self.out.line("offer draw");
         }
         let san = self.pos.to_san(r.best);
-        self.out.line(&format!("move {}", r.best.to_uci()));
+        self.out
+            .line(&format!("move {}", super::move_text(&self.pos, r.best)));
         self.pos.make(r.best);
         self.hint = if !r.ponder.is_none() && self.pos.legal_moves().contains(r.ponder) {
             r.ponder
