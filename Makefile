@@ -2,8 +2,10 @@
 #   make                 release binary in target/release/squall, profile-guided (PGO=0: plain)
 #   make EXE=path/name   the same, copied to path/name (OpenBench convention)
 #   make run             build, make the default book if missing (needs apt), start the engine
-#   make test            what CI runs: fmt, clippy (every crate, every feature), the bench
-#                        signature against BENCH, tests (release, then debug with invariant checks)
+#   make test            what CI runs: fmt, import circles and file lengths, clippy (every
+#                        crate, default and every feature), the bench signature against BENCH
+#                        (default and tune builds), tests (release, then debug with invariant
+#                        checks)
 #   make lab             the developers' tools: target/release/squall-lab (tune, datagen, ...)
 #   make ics             the server bot: target/release/squall-ics
 #   make bench           criterion benches of the hot routines (engine/benches/)
@@ -60,9 +62,14 @@ ics:
 
 test:
 	$(CARGO) fmt --all --check
+	python3 tools/import_cycles.py --max-lines 800 engine/src bot/src lab/src
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --workspace --all-targets --all-features -- -D warnings
 	$(CARGO) test --workspace --release
 	tools/check-bench.sh target/release/squall
+	$(CARGO) build --release -p squall --features tune --target-dir target/tune
+	tools/check-bench.sh target/tune/release/squall
+	$(CARGO) test --release -p squall --features tune --target-dir target/tune --test tune
 	$(CARGO) test --workspace
 
 # The bench signature of a plain release build against the number recorded in BENCH.
