@@ -420,5 +420,6 @@ fn clock_searches_report_the_move_they_play_and_keep_the_deadline() {
         "worst overrun past the hard deadline: {} ms ({})",
         worst.0, worst.1
     );
+    assert!(mates_seen >= 10, "only {mates_seen} mate scores");
     e.quit_within(secs(5.0));
 }

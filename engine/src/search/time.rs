@@ -97,6 +97,9 @@ pub fn clock_budget(
     (soft, hard.max(soft))
 }
 
+/// Over twice the worst overrun past the hard deadline measured under load (#50: 2 x 300 fast
+/// clock searches beside a niced bench loop at load average 4-6 ended at most 12 ms late, 99 %
+/// within 6 ms; `tools/clock_overrun.py`).
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
 
 #[derive(Clone, Debug)]
