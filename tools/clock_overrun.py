@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Measures how far past its hard deadline Squall answers fast clock searches (`go wtime W btime W
 winc I binc I`), from `go` sent to `bestmove` read, with `Move Overhead` 0: the distribution is
-what the default overhead must cover. Run it beside a background load, e.g.
+what the default overhead must cover. Also counts searches whose `bestmove` has no scored `info`
+line before it or differs from the first move of the last PV (fastchess's strict checks). Run it beside a background load, e.g.
     (while true; do nice ./target/release/squall bench >/dev/null; done) &
 
 usage: python3 tools/clock_overrun.py [--engine ./target/release/squall] [--searches 300]
@@ -54,6 +55,8 @@ def main():
     send("isready"); until("readyok")
     board = chess.Board()
     overs = []
+    bad = []
+    lower = 0
     for _ in range(args.searches):
         if board.is_game_over() or board.ply() > 160:
             board = chess.Board()
@@ -67,6 +70,13 @@ def main():
         lines = until("bestmove")
         ms = (time.monotonic() - t0) * 1000
         hard = hard_ms(w, inc)
+        scored = [l for l in lines if l.startswith("info") and " score " in l
+                  and (" multipv " not in l or " multipv 1 " in l)]
+        lower += bool(scored) and " lowerbound " in scored[-1]
+        if not scored:
+            bad.append(("no info", lines))
+        elif scored[-1].split(" pv ")[-1].split()[0] != lines[-1].split()[1]:
+            bad.append(("pv", lines[-3:]))
         overs.append((ms - hard, ms, hard, w, inc))
         board.push_uci(lines[-1].split()[1])
     send("quit")
@@ -77,6 +87,10 @@ def main():
           f"p90 {q(0.9):.1f} p99 {q(0.99):.1f} max {o[-1]:.1f}")
     for lim in (0, 2, 5, 10, 20, 30, 50):
         print(f"  over {lim:>2} ms: {sum(1 for x in o if x > lim)}")
+    print(f"  bestmove without a scored info line or not the last PV's first move: {len(bad)}")
+    print(f"  searches ending with a lowerbound line (a fail high cut short): {lower}")
+    for why, lines in bad[:5]:
+        print(f"    {why}: {lines}")
     worst = sorted(overs, reverse=True)[:5]
     for d, ms, hard, w, inc in worst:
         print(f"  worst: {ms:.1f} ms against hard {hard} (wtime {w} winc {inc})")
