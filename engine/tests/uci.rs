@@ -337,3 +337,134 @@ fn chess960_option_castling_and_refusal() {
     e.send("isready");
     e.expect("readyok", secs(3.0));
 }
+
+/// Fields of an `info` line with a score: (depth, score words, bound, pv).
+fn scored_info(line: &str) -> Option<(String, Vec<String>)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.first() != Some(&"info") || !words.contains(&"score") {
+        return None;
+    }
+    let at = |w: &str| words.iter().position(|x| *x == w);
+    if at("multipv").is_some_and(|i| words.get(i + 1) != Some(&"1")) {
+        return None;
+    }
+    let s = at("score")?;
+    let mut score: Vec<String> = words[s + 1..s + 3].iter().map(|w| w.to_string()).collect();
+    if let Some(b) = words.get(s + 3).filter(|b| b.ends_with("bound")) {
+        score.push(b.to_string());
+    }
+    let pv = at("pv").map_or(Vec::new(), |p| {
+        words[p + 1..].iter().map(|w| w.to_string()).collect()
+    });
+    Some((score.join(" "), pv))
+}
+
+/// Checks one search's output: an `info` line with a score before `bestmove`, the last such
+/// line's PV starting with the move played and legal from `pos`, and an exact mate score's PV
+/// as long as the mate and ending in checkmate. Returns the move played and whether it was
+/// a mate score.
+fn check_search(pos: &Position, lines: &[String]) -> (String, bool) {
+    let mv = lines
+        .last()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .expect("bestmove")
+        .to_string();
+    let (score, pv) = lines
+        .iter()
+        .rev()
+        .find_map(|l| scored_info(l))
+        .unwrap_or_else(|| panic!("no info line with a score before bestmove: {lines:?}"));
+    assert_eq!(
+        pv.first(),
+        Some(&mv),
+        "bestmove {mv} is not the first move of the last PV ({score} pv {pv:?}): {lines:?}"
+    );
+    let mut p = pos.clone();
+    for m in &pv {
+        let parsed = p
+            .parse_uci_move(m)
+            .unwrap_or_else(|_| panic!("illegal PV move {m} in {pv:?}"));
+        p.make(parsed);
+    }
+    let words: Vec<&str> = score.split_whitespace().collect();
+    if words[0] == "mate" && words.len() == 2 {
+        let n: i32 = words[1].parse().expect("mate distance");
+        let plies = if n > 0 { 2 * n - 1 } else { -2 * n };
+        assert_eq!(pv.len() as i32, plies, "score {score} with pv {pv:?}");
+        assert!(
+            p.in_check() && p.legal_moves().is_empty(),
+            "score {score}: pv {pv:?} does not end in checkmate"
+        );
+        return (mv, true);
+    }
+    (mv, false)
+}
+
+/// Many short clock searches through a few self-play games and mating positions (#50): every
+/// `bestmove` follows an info line with a score whose PV starts with it, mating PVs reach mate,
+/// and no search ends grossly past its hard deadline (100 ms of slack for a loaded machine; the
+/// overrun is measured by tools/clock_overrun.py, not here).
+#[test]
+fn clock_searches_report_the_move_they_play_and_keep_the_deadline() {
+    let mut e = uci();
+    let overhead = squall::search::time::DEFAULT_MOVE_OVERHEAD_MS;
+    let mates = [
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        "8/8/8/8/8/3k4/8/Q3K3 w - - 0 1",
+        "7k/8/6K1/8/8/8/8/R7 b - - 0 1",
+        "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+    ];
+    let mut worst = (0i64, String::new());
+    let mut mates_seen = 0;
+    let mut game: Vec<String> = Vec::new();
+    for i in 0..200u64 {
+        let (setup, pos) = if i % 10 == 9 {
+            let fen = mates[(i / 10) as usize % mates.len()];
+            (
+                format!("position fen {fen}"),
+                Position::from_fen(fen).unwrap(),
+            )
+        } else {
+            let pos = pos_after(&game.join(" "));
+            if pos.legal_moves().is_empty() || game.len() > 120 {
+                game.clear();
+                e.send("ucinewgame");
+                ("position startpos".to_string(), Position::startpos())
+            } else if game.is_empty() {
+                ("position startpos".to_string(), pos)
+            } else {
+                (format!("position startpos moves {}", game.join(" ")), pos)
+            }
+        };
+        let w = [40u64, 80, 150, 300, 600, 1200][(i % 6) as usize];
+        let inc = [0u64, 10, 50][(i % 3) as usize];
+        e.send(&setup);
+        let t0 = std::time::Instant::now();
+        e.send(&format!("go wtime {w} btime {w} winc {inc} binc {inc}"));
+        let (_, lines) = bestmove(&mut e, 10.0);
+        let ms = t0.elapsed().as_millis() as i64;
+        let (_, hard) = squall::search::time::clock_budget(w, inc, None, overhead);
+        let over = ms - hard as i64;
+        if over > worst.0 {
+            worst = (
+                over,
+                format!("go wtime {w} winc {inc}: {ms} ms, hard {hard} ms"),
+            );
+        }
+        assert!(
+            over <= 100,
+            "go wtime {w} winc {inc}: bestmove after {ms} ms, hard deadline {hard} ms"
+        );
+        let (mv, mate) = check_search(&pos, &lines);
+        mates_seen += usize::from(mate);
+        if i % 10 != 9 {
+            game.push(mv);
+        }
+    }
+    eprintln!(
+        "worst overrun past the hard deadline: {} ms ({})",
+        worst.0, worst.1
+    );
+    assert!(mates_seen >= 10, "only {mates_seen} mate scores");
+    e.quit_within(secs(5.0));
+}

@@ -396,3 +396,39 @@ fn fischerandom_castling_as_o_o() {
         "{lines:?}"
     );
 }
+
+/// Short clock searches with thinking output on (#50): the last thinking line before every
+/// move starts its PV with the move played (a fail high cut short is shown with its bound).
+#[test]
+fn thinking_output_ends_with_the_move_played() {
+    let mut e = xboard();
+    e.send_all(&["new", "force", "post", "level 0 0:01 0.05"]);
+    let mut pos = Position::startpos();
+    for i in 0..60 {
+        if pos.legal_moves().is_empty() || i == 40 {
+            e.send_all(&["new", "force", "post", "level 0 0:01 0.05"]);
+            pos = Position::startpos();
+        }
+        let cs = [5, 10, 20, 40, 80][i % 5];
+        e.send_all(&[&format!("time {cs}"), &format!("otim {cs}"), "go"]);
+        let (mv, lines) = engine_move(&mut e, 10.0);
+        e.send("force");
+        let last = lines
+            .iter()
+            .rev()
+            .filter(|l| l.split_whitespace().count() >= 5)
+            .find(|l| {
+                l.split_whitespace().all(|w| !w.is_empty()) && l.as_bytes()[0].is_ascii_digit()
+            })
+            .unwrap_or_else(|| panic!("no thinking line before move {mv}: {lines:?}"));
+        let first = last.split_whitespace().nth(4).unwrap();
+        let played = pos.parse_move(&mv).unwrap();
+        assert_eq!(
+            pos.parse_san(first).ok(),
+            Some(played),
+            "move {mv} but the last thinking line is '{last}'"
+        );
+        pos.make(played);
+    }
+    e.send("quit");
+}

@@ -134,6 +134,9 @@ pub struct Search<'a> {
     best_move_changes: u32,
     /// The lines of the last completed iteration, kept for the strength limit's move choice.
     candidates: Vec<Candidate>,
+    /// The first move of the last first line reported: the search ends with a line for the
+    /// move it plays.
+    last_reported: Move,
 }
 
 /// A thread's search context.
@@ -251,6 +254,7 @@ impl<'a> Search<'a> {
             root_moves,
             best_move_changes: 0,
             candidates: Vec::new(),
+            last_reported: Move::NONE,
         }
     }
 
@@ -293,6 +297,37 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Reports a line, remembering the first move of the first line.
+    fn report(&mut self, it: &Iteration, reporter: &mut dyn FnMut(&Report)) {
+        if it.multipv == 1 {
+            self.last_reported = it.pv.first().copied().unwrap_or(Move::NONE);
+        }
+        reporter(&Report::Iteration(it));
+    }
+
+    /// The line for the move about to be played when no line reported so far starts with it
+    /// (a search stopped before its first iteration finished): the best score seen for it.
+    fn report_move_played(&mut self, last_score: i32, reporter: &mut dyn FnMut(&Report)) {
+        let rm = &self.root_moves[0];
+        if rm.mv == self.last_reported {
+            return;
+        }
+        let score = [rm.score, rm.prev_score, last_score]
+            .into_iter()
+            .find(|&v| v != -INFINITY)
+            .unwrap_or(if self.tree.pos.in_check() {
+                DRAW
+            } else {
+                self.tree.evals[0]
+            });
+        let mut it = self.iteration_report(0, Bound::Exact);
+        it.score = score;
+        if it.pv.first() != Some(&rm.mv) {
+            it.pv = vec![rm.mv];
+        }
+        self.report(&it, reporter);
+    }
+
     /// Iterative deepening. Returns the best move of the deepest completed iteration (or of the
     /// partial one, when it already found a better move).
     pub fn run(&mut self, reporter: &mut dyn FnMut(&Report)) -> SearchResult {
@@ -322,6 +357,10 @@ impl<'a> Search<'a> {
             self.tree.root_depth = depth;
             self.best_move_changes = 0;
             let mut fail_low = false;
+            // The first line's move and score after a fail high at the root, until its
+            // re-search completes: a search stopped meanwhile plays that move (it beat the
+            // best move's score) and reports it with the bound.
+            let mut fail_high: Option<(Move, i32)> = None;
             for pv_idx in 0..multipv {
                 self.tree.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
@@ -349,6 +388,9 @@ impl<'a> Search<'a> {
                     if pv_idx == 0 {
                         last_score = score;
                     }
+                    if pv_idx == 0 {
+                        fail_high = (score >= beta).then(|| (self.root_moves[0].mv, score));
+                    }
                     let bound = if score <= alpha {
                         fail_low = true;
                         // Fail low: pull beta down to the middle of the old window.
@@ -363,7 +405,7 @@ impl<'a> Search<'a> {
                     };
                     if self.elapsed_ms() > CURRMOVE_AFTER_MS {
                         let it = self.iteration_report(pv_idx, bound);
-                        reporter(&Report::Iteration(&it));
+                        self.report(&it, reporter);
                     }
                     delta = delta * param!(ASPIRATION_GROW_NUM) / param!(ASPIRATION_GROW_DEN);
                 }
@@ -371,13 +413,22 @@ impl<'a> Search<'a> {
                     break;
                 }
                 let it = self.iteration_report(pv_idx, Bound::Exact);
-                reporter(&Report::Iteration(&it));
+                self.report(&it, reporter);
             }
             if self.tree.stopped {
-                // A partial iteration whose first line is complete is worth reporting.
-                if self.root_moves[0].score > -INFINITY && depth > 1 {
+                let rm = &self.root_moves[0];
+                if let Some((_, score)) =
+                    fail_high.filter(|&(mv, _)| mv == rm.mv && rm.score == -INFINITY)
+                {
+                    // Stopped in the re-search of a fail high: the move is played, with the
+                    // score it is known to reach.
+                    let mut it = self.iteration_report(0, Bound::Lower);
+                    it.score = score;
+                    self.report(&it, reporter);
+                } else if rm.score > -INFINITY && depth > 1 {
+                    // A partial iteration whose first line is complete is worth reporting.
                     let it = self.iteration_report(0, Bound::Exact);
-                    reporter(&Report::Iteration(&it));
+                    self.report(&it, reporter);
                 }
                 break;
             }
@@ -416,11 +467,12 @@ impl<'a> Search<'a> {
             let ctl = self.ctl();
             if !ctl.pondering {
                 ctl.tm.adjust(changes, fail_low);
-                if ctl.tm.soft_expired() {
+                if !ctl.tm.next_iteration_allowed() {
                     break;
                 }
             }
         }
+        self.report_move_played(last_score, reporter);
         self.wait_while_pondering();
         let best = self.root_moves[0].clone();
         let ponder = match best.pv.get(1) {
@@ -677,7 +729,7 @@ impl<'a> Tree<'a> {
 
     /// Publishes the node count; the main thread also checks the stop flag, the node limit, a
     /// ponder hit and the hard deadline, and ends the search for every thread.
-    fn poll(&mut self) {
+    pub(super) fn poll(&mut self) {
         self.job.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         let others = self.job.other_nodes(self.id);
         let nodes = self.nodes;

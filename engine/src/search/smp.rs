@@ -250,6 +250,11 @@ impl Tree<'_> {
             if self.help_once(Some(sp), &mut since) {
                 backoff.reset();
             } else {
+                // The main thread waiting on slow helpers still watches the clock: nobody
+                // else does.
+                if self.main.is_some() {
+                    self.poll();
+                }
                 backoff.snooze();
             }
         }

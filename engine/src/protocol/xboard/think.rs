@@ -49,7 +49,10 @@ impl Xboard {
         }
         Box::new(move |r: &Report| match r {
             Report::Iteration(it) => {
-                if it.bound != Bound::Exact {
+                // A fail low keeps the move and waits for its score; a fail high is a new
+                // move (the one played if the search stops before its re-search ends), shown
+                // with the score it is known to reach.
+                if it.bound == Bound::Upper {
                     return;
                 }
                 let pv = san_line(&root, &it.pv);
