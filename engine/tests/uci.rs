@@ -451,8 +451,11 @@ fn clock_searches_report_the_move_they_play_and_keep_the_deadline() {
                 format!("go wtime {w} winc {inc}: {ms} ms, hard {hard} ms"),
             );
         }
+        // A gross overrun only: debug builds (invariant checks at every make/unmake) on a
+        // loaded CI machine poll the clock far less often in wall time.
+        let margin = if cfg!(debug_assertions) { 1000 } else { 100 };
         assert!(
-            over <= 100,
+            over <= margin,
             "go wtime {w} winc {inc}: bestmove after {ms} ms, hard deadline {hard} ms"
         );
         let (mv, mate) = check_search(&pos, &lines);
