@@ -239,13 +239,9 @@ fn run_bench(args: &BenchArgs) -> ExitCode {
 
 /// A `--threads` argument checked against the range the Threads option accepts.
 fn thread_count(threads: usize) -> Option<usize> {
-    let max = squall::protocol::options::MAX_THREADS as usize;
-    if (1..=max).contains(&threads) {
-        Some(threads)
-    } else {
-        eprintln!("error: --threads must be 1 to {max}");
-        None
-    }
+    squall::protocol::options::check_threads(threads)
+        .map_err(|e| eprintln!("error: {e}"))
+        .ok()
 }
 
 /// The `--fen` argument as a position (the start position without one); a bad FEN is reported

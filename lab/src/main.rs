@@ -75,13 +75,9 @@ fn main() -> ExitCode {
 
 /// A `--threads` argument checked against the range the Threads option accepts.
 fn thread_count(threads: usize) -> Option<usize> {
-    let max = squall::protocol::options::MAX_THREADS as usize;
-    if (1..=max).contains(&threads) {
-        Some(threads)
-    } else {
-        eprintln!("error: --threads must be 1 to {max}");
-        None
-    }
+    squall::protocol::options::check_threads(threads)
+        .map_err(|e| eprintln!("error: {e}"))
+        .ok()
 }
 
 fn run_smp_test(args: &SmpTestArgs) -> ExitCode {

@@ -12,6 +12,16 @@ use crate::search::tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
 
 /// Most search threads the option accepts.
 pub const MAX_THREADS: i64 = crate::search::MAX_THREADS as i64;
+
+/// A command line's `--threads N` checked against the range the Threads option accepts.
+pub fn check_threads(threads: usize) -> Result<usize, String> {
+    let max = MAX_THREADS as usize;
+    if (1..=max).contains(&threads) {
+        Ok(threads)
+    } else {
+        Err(format!("--threads must be 1 to {max}"))
+    }
+}
 /// Most principal variations reported at once.
 pub const MAX_MULTIPV: i64 = 256;
 /// Largest move overhead, milliseconds.
