@@ -72,21 +72,6 @@ fn specification_keys() {
     assert_ne!(polyglot_key(&c), polyglot_key(&d));
 }
 
-/// A Python with python-chess: `$SQUALL_PYTHON`, else `python3`.
-fn python_chess() -> Option<String> {
-    let py = std::env::var("SQUALL_PYTHON").unwrap_or_else(|_| "python3".into());
-    let ok = Command::new(&py)
-        .args(["-c", "import chess.polyglot"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if ok {
-        Some(py)
-    } else {
-        eprintln!("skipped: no python-chess ({py}); set SQUALL_PYTHON to a Python that has it");
-        None
-    }
-}
-
 fn tool() -> String {
     format!("{}/../tools/polyglot_check.py", env!("CARGO_MANIFEST_DIR"))
 }
@@ -143,7 +128,9 @@ fn key_positions() -> Vec<Position> {
 
 #[test]
 fn keys_equal_python_chess() {
-    let Some(py) = python_chess() else { return };
+    let Some(py) = common::python_with("chess.polyglot") else {
+        return;
+    };
     let dir = temp_dir("keys");
     let file = dir.join("keys.txt");
     let text: String = key_positions()
@@ -189,7 +176,9 @@ fn gnuchess_book_reads_as_python_chess_reads_it() {
         eprintln!("skipped: {GNUCHESS_BOOK} is absent (Debian package gnuchess-book)");
         return;
     }
-    let Some(py) = python_chess() else { return };
+    let Some(py) = common::python_with("chess.polyglot") else {
+        return;
+    };
     let book = Book::open(Path::new(GNUCHESS_BOOK)).unwrap();
     let positions = book_positions(&book, 1000);
     assert_eq!(positions.len(), 1000);

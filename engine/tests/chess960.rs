@@ -2,6 +2,8 @@
 //! rook anywhere, and seeded random games from all 960 start positions replayed through
 //! make/unmake with full state checks and compared with python-chess (`chess960=True`).
 
+mod common;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -269,21 +271,6 @@ fn random_games() -> Vec<(String, Vec<String>)> {
     out
 }
 
-/// A Python with python-chess: `$SQUALL_PYTHON`, else `python3`.
-fn python_chess() -> Option<String> {
-    let py = std::env::var("SQUALL_PYTHON").unwrap_or_else(|_| "python3".into());
-    let ok = Command::new(&py)
-        .args(["-c", "import chess"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if ok {
-        Some(py)
-    } else {
-        eprintln!("skipped: no python-chess ({py}); set SQUALL_PYTHON to a Python that has it");
-        None
-    }
-}
-
 const PY_LEGAL: &str = "
 import sys, chess
 for line in sys.stdin:
@@ -294,7 +281,9 @@ for line in sys.stdin:
 #[test]
 fn random_games_agree_with_python_chess() {
     let games = random_games();
-    let Some(py) = python_chess() else { return };
+    let Some(py) = common::python_with("chess") else {
+        return;
+    };
     let mut child = Command::new(py)
         .args(["-c", PY_LEGAL])
         .stdin(Stdio::piped())

@@ -37,21 +37,6 @@ fn tables() -> Option<PathBuf> {
     }
 }
 
-fn python_chess() -> Option<String> {
-    let py = std::env::var("SQUALL_PYTHON").unwrap_or_else(|_| "python3".into());
-    let ok = Command::new(&py)
-        .args(["-c", "import chess.syzygy"])
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if ok {
-        Some(py)
-    } else {
-        eprintln!("skipped: {py} has no python-chess (pip install chess)");
-        None
-    }
-}
-
 fn load(dir: &std::path::Path) {
     let loaded = tablebase::load(dir.to_str().unwrap()).expect("tables load");
     assert_eq!(loaded.largest, 4);
@@ -217,7 +202,7 @@ print("\n".join(out))
 #[test]
 fn wdl_and_dtz_match_python_chess() {
     let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let (Some(dir), Some(py)) = (tables(), python_chess()) else {
+    let (Some(dir), Some(py)) = (tables(), common::python_with("chess.syzygy")) else {
         return;
     };
     load(&dir);

@@ -167,3 +167,19 @@ impl Drop for Engine {
 pub fn is_legal(pos: &squall::Position, text: &str) -> bool {
     pos.parse_uci_move(text).is_ok()
 }
+
+/// A Python that can import `module` (a part of python-chess): `$SQUALL_PYTHON`, else `python3`.
+/// None, with a message saying the test is skipped, where it cannot.
+pub fn python_with(module: &str) -> Option<String> {
+    let py = std::env::var("SQUALL_PYTHON").unwrap_or_else(|_| "python3".into());
+    let ok = Command::new(&py)
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if ok {
+        Some(py)
+    } else {
+        eprintln!("skipped: no {module} in {py}; set SQUALL_PYTHON to a Python with python-chess");
+        None
+    }
+}
