@@ -11,8 +11,10 @@
 #   make bench           criterion benches of the hot routines (engine/benches/)
 #   make perft           every depth of every perft suite position (several minutes)
 #   make data            tuner input in data/ (git-ignored): quiet positions from the 145,716
-#                        games of book_1.02.pgn (Debian's gnuchess-book source) and from
-#                        self-play (DATAGEN_GAMES games at DATAGEN_NODES nodes per move)
+#                        games of book_1.02.pgn (Debian's gnuchess-book source), and from
+#                        self-play (DATAGEN_GAMES games at DATAGEN_NODES nodes per move, each
+#                        position with its search score; resumable) with a held-out file of
+#                        VALIDATION_GAMES games of another seed
 #   make tune            fit the weights to data/ and write data/weights.rs (copy it over
 #                        engine/src/eval/weights.rs to adopt it)
 #   make imbalance       material imbalances by self-play (squall-lab imbalance): IMBALANCE_GAMES
@@ -36,9 +38,10 @@ THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 .PHONY: all build run test bench perft clean wac ecm wcsac data tune book imbalance lab ics bench-signature
 
 DATA          ?= data
-DATAGEN_GAMES ?= 20000
-DATAGEN_NODES ?= 8000
-TUNE_ARGS     ?= --epochs 400
+DATAGEN_GAMES ?= 100000
+DATAGEN_NODES ?= 5000
+VALIDATION_GAMES ?= 2000
+TUNE_ARGS     ?= --epochs 400 --lambda 0.5
 IMBALANCE_GAMES ?= 1000
 IMBALANCE_NODES ?= 5000
 
@@ -87,10 +90,11 @@ perft: build
 data: lab
 	tools/fetch-book-pgn.sh $(DATA)
 	$(LAB) extract $(DATA)/book_1.02.pgn -o $(DATA)/book-quiet.epd --per-game 5 --seed 1
+	$(LAB) datagen -o $(DATA)/validation.epd --games $(VALIDATION_GAMES) --nodes $(DATAGEN_NODES) --seed 2
 	$(LAB) datagen -o $(DATA)/selfplay.epd --games $(DATAGEN_GAMES) --nodes $(DATAGEN_NODES) --seed 1
 
 tune: lab
-	$(LAB) tune $(DATA)/book-quiet.epd $(DATA)/selfplay.epd $(TUNE_ARGS) --out $(DATA)/weights.rs
+	$(LAB) tune $(DATA)/selfplay.epd --validation-data $(DATA)/validation.epd $(TUNE_ARGS) --out $(DATA)/weights.rs
 
 imbalance: lab
 	mkdir -p reports

@@ -7,7 +7,10 @@
 //! adjudication: a win when both sides' searches agree on a large score for several plies, a
 //! draw when the score stays near zero for long in a late game, a draw at a ply limit. Quiet
 //! positions from it (not in check, no capture that holds its own by SEE, so quiescence would
-//! stand pat) are written with the game's result in the `FEN c9 "1-0";` form other tuners read.
+//! stand pat: each is already the end of its own quiescence line, so its static evaluation is
+//! what the search's score should be compared with) are written with the game's result and
+//! the search's score for the side to move, `FEN c9 "1-0"; ce 35;`: other tuners read the
+//! result and skip the EPD `ce` operation, `squall-lab tune --lambda` blends the two.
 //!
 //! Reproducible: game *i* depends only on the seed, *i* and the settings (openings chosen and
 //! random plies drawn from a per-game seed; a node-limited one-thread search is deterministic),
@@ -83,11 +86,12 @@ pub struct DatagenArgs {
     pub hash: usize,
 }
 
-/// One finished game: its number, result and the positions to write.
+/// One finished game: its number, result and the positions to write with their search
+/// scores (side to move).
 struct Played {
     number: usize,
     result: GameResult,
-    positions: Vec<String>,
+    positions: Vec<(String, i32)>,
 }
 
 /// The end positions of every readable opening line (a line the reader rejects is reported
@@ -146,7 +150,7 @@ fn play(engine: &mut Engine, openings: &[Position], args: &DatagenArgs, number: 
     let mut candidates = Vec::new();
     let result = play_game(engine, pos, args.nodes, |pos, ply, score| {
         if ply >= SKIP_PLIES && score.abs() < MATE_BOUND && is_quiet(pos) {
-            candidates.push(epd_fields(pos));
+            candidates.push((epd_fields(pos), score));
         }
     });
     Played {
@@ -339,8 +343,8 @@ fn generate(args: &DatagenArgs) -> Result<(), String> {
             while let Some(g) = waiting.remove(&expected) {
                 let label = g.result.as_str();
                 let mut block = String::new();
-                for fen in &g.positions {
-                    block.push_str(&format!("{fen} c9 \"{label}\";\n"));
+                for (fen, score) in &g.positions {
+                    block.push_str(&format!("{fen} c9 \"{label}\"; ce {score};\n"));
                 }
                 block.push_str(&format!("# game {}\n", g.number));
                 out.write_all(block.as_bytes())

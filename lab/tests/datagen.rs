@@ -54,9 +54,16 @@ fn same_seed_same_file_and_resume_after_a_kill() {
 
     let mut positions = 0;
     for line in first.lines().filter(|l| !l.starts_with('#')) {
-        let (fen, label) = line.split_once(" c9 ").expect("labelled");
+        let (fen, labels) = line.split_once(" c9 ").expect("labelled");
+        let (label, score) = labels.split_once(" ce ").expect("a search score");
         assert!(
             ["\"1-0\";", "\"0-1\";", "\"1/2-1/2\";"].contains(&label),
+            "{line}"
+        );
+        let score: i32 = score.trim_end_matches(';').parse().expect("centipawns");
+        assert!(score.abs() < squall::search::MATE_BOUND, "{line}");
+        assert!(
+            squall_lab::tune::data::parse_score(line).is_some(),
             "{line}"
         );
         let pos = squall::Position::from_fen(&format!("{fen} 0 1")).expect("FEN");

@@ -55,6 +55,7 @@ fn samples() -> Vec<Sample> {
             let mut s = Sample {
                 trace: EvalTrace::of(&p, &DEFAULT_PARAMS),
                 result: 0.0,
+                score: None,
                 fen: None,
             };
             let (q, _, _) = texel::evaluate(&s, &truth);

@@ -11,7 +11,12 @@ use squall::Position;
 #[derive(Clone, Debug)]
 pub struct Sample {
     pub trace: EvalTrace,
+    /// The fitted target for White: the game's result, or once `tune --lambda` has blended
+    /// it, λ·result + (1 − λ)·σ(K·score).
     pub result: f64,
+    /// The search score the position was labelled with (`ce`, centipawns, White's side),
+    /// when the data carries one.
+    pub score: Option<f64>,
     /// The position's FEN, kept only for samples that the particle swarm evaluates in full.
     pub fen: Option<String>,
 }
@@ -72,6 +77,19 @@ pub fn parse_line(line: &str) -> Option<(Position, f64)> {
     Some((pos, result))
 }
 
+/// The search score of a labelled line, turned to White's side: the EPD `ce` operation
+/// (centipawns for the side to move), as `squall-lab datagen` writes it.
+pub fn parse_score(line: &str) -> Option<f64> {
+    let mut words = line.split(|c: char| c.is_whitespace() || c == ';');
+    words.find(|w| *w == "ce")?;
+    let cp: f64 = words.find(|w| !w.is_empty())?.parse().ok()?;
+    if !cp.is_finite() {
+        return None;
+    }
+    let black = line.split_whitespace().nth(1) == Some("b");
+    Some(if black { -cp } else { cp })
+}
+
 /// What reading a data set found.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReadStats {
@@ -126,6 +144,7 @@ pub fn read(
                             Some(Sample {
                                 trace,
                                 result,
+                                score: parse_score(line),
                                 fen: keep.then(|| pos.to_fen()),
                             })
                         })
@@ -178,5 +197,15 @@ mod tests {
         assert!(parse_line(&format!("{start} c9 \"*\";")).is_none());
         assert!(parse_line("8/8/8 w - - \"1-0\"").is_none());
         assert!(parse_line("").is_none());
+    }
+
+    #[test]
+    fn reads_the_search_score_from_white_side() {
+        let white = "8/8/8/8/8/8/8/K1k5 w - - c9 \"1-0\"; ce 35;";
+        let black = "8/8/8/8/8/8/8/K1k5 b - - c9 \"1-0\"; ce 35;";
+        assert_eq!(parse_score(white), Some(35.0));
+        assert_eq!(parse_score(black), Some(-35.0));
+        assert_eq!(parse_score("8/8/8/8/8/8/8/K1k5 w - - c9 \"1-0\";"), None);
+        assert_eq!(parse_score("8/8/8/8/8/8/8/K1k5 w - - ce x;"), None);
     }
 }

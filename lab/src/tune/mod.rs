@@ -52,9 +52,18 @@ pub struct TuneArgs {
     /// Epochs of gradient descent, or iterations of the swarm.
     #[arg(long, default_value_t = 400)]
     pub epochs: usize,
-    /// Share of the positions held back to measure the error on (not trained on).
+    /// Share of the positions held back to measure the error on (not trained on); 0 when
+    /// `--validation-data` gives a held-out file instead.
     #[arg(long, default_value_t = 0.1)]
     pub validation: f64,
+    /// Held-out labelled positions (self-play games not in the training data) to measure
+    /// the error on instead of a share of the training files.
+    #[arg(long)]
+    pub validation_data: Vec<PathBuf>,
+    /// Weight of the game result in the target, λ·result + (1 − λ)·σ(K·score), for positions
+    /// that carry a search score (`ce`); 1 fits results alone. K is fitted on results first.
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
     /// Write the tuned weights as Rust source (the built-in table, `src/eval/weights.rs`).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -92,6 +101,22 @@ pub struct TuneArgs {
     /// a small pull keeps both near sensible values.
     #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
+}
+
+/// Replaces the target of every sample that has a search score by
+/// λ·result + (1 − λ)·σ(K·score); returns how many it changed.
+fn blend_targets(samples: &mut [Sample], k: f64, lambda: f64) -> usize {
+    if lambda >= 1.0 {
+        return 0;
+    }
+    let mut n = 0;
+    for s in samples.iter_mut() {
+        if let Some(score) = s.score {
+            s.result = lambda * s.result + (1.0 - lambda) * sigmoid(k, score);
+            n += 1;
+        }
+    }
+    n
 }
 
 /// Which weight halves a method may move.
@@ -287,6 +312,50 @@ fn field_changes(before: &[[f64; 2]], after: &[[f64; 2]]) -> Vec<(String, f64, f
 }
 
 /// `squall tune`.
+/// Reads and traces every labelled file of `paths`; `None` after printing the error when one
+/// cannot be read.
+fn read_files(
+    paths: &[PathBuf],
+    threads: usize,
+    keep_fens: bool,
+    limit: usize,
+) -> Option<Vec<Sample>> {
+    let mut samples = Vec::new();
+    for path in paths {
+        let file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return None;
+            }
+        };
+        let limit = if limit == 0 { usize::MAX } else { limit };
+        match data::read(
+            BufReader::new(file),
+            &DEFAULT_PARAMS,
+            threads,
+            usize::from(keep_fens),
+            limit,
+        ) {
+            Ok((s, stats)) => {
+                println!(
+                    "{}: {} lines, {} positions, {} skipped",
+                    path.display(),
+                    stats.lines,
+                    stats.samples,
+                    stats.skipped
+                );
+                samples.extend(s);
+            }
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return None;
+            }
+        }
+    }
+    Some(samples)
+}
+
 pub fn run(args: &TuneArgs) -> ExitCode {
     let threads = args
         .threads
@@ -302,43 +371,12 @@ pub fn run(args: &TuneArgs) -> ExitCode {
     let full_eval =
         args.method == Method::Pso && (0..mask.len()).any(|i| mask[i][0] && is_nonlinear(i));
     let started = Instant::now();
-    let mut samples = Vec::new();
-    for path in &args.data {
-        let file = match std::fs::File::open(path) {
-            Ok(f) => f,
-            Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        };
-        let limit = if args.limit == 0 {
-            usize::MAX
-        } else {
-            args.limit
-        };
-        match data::read(
-            BufReader::new(file),
-            &DEFAULT_PARAMS,
-            threads,
-            usize::from(full_eval),
-            limit,
-        ) {
-            Ok((s, stats)) => {
-                println!(
-                    "{}: {} lines, {} positions, {} skipped",
-                    path.display(),
-                    stats.lines,
-                    stats.samples,
-                    stats.skipped
-                );
-                samples.extend(s);
-            }
-            Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        }
-    }
+    let Some(mut samples) = read_files(&args.data, threads, full_eval, args.limit) else {
+        return ExitCode::from(2);
+    };
+    let Some(mut held_out) = read_files(&args.validation_data, threads, false, args.limit) else {
+        return ExitCode::from(2);
+    };
     if samples.len() < 10 {
         eprintln!("error: only {} labelled positions", samples.len());
         return ExitCode::from(2);
@@ -354,12 +392,27 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         let j = (rng.next_u64() % (i as u64 + 1)) as usize;
         samples.swap(i, j);
     }
-    let held = ((samples.len() as f64) * args.validation.clamp(0.0, 0.9)) as usize;
-    let (valid, train) = samples.split_at(held);
+    let share = if held_out.is_empty() {
+        args.validation.clamp(0.0, 0.9)
+    } else {
+        0.0
+    };
+    let held = ((samples.len() as f64) * share) as usize;
     let before = to_weights(&DEFAULT_PARAMS);
     let k = args
         .k
-        .unwrap_or_else(|| texel::fit_k(train, &before, threads));
+        .unwrap_or_else(|| texel::fit_k(&samples[held..], &before, threads));
+    let lambda = args.lambda.clamp(0.0, 1.0);
+    let blended = blend_targets(&mut samples, k, lambda) + blend_targets(&mut held_out, k, lambda);
+    if lambda < 1.0 {
+        println!("lambda {lambda}: {blended} targets blend the result with the search score");
+    }
+    let (valid, train) = samples.split_at(held);
+    let valid = if held_out.is_empty() {
+        valid
+    } else {
+        &held_out[..]
+    };
     let report_error = |w: &Weights| {
         (
             texel::engine_error(train, w, k, threads),
@@ -446,4 +499,27 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         println!("wrote {}", out.display());
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lambda_blends_only_samples_with_a_score() {
+        let pos = Position::startpos();
+        let sample = |score| Sample {
+            trace: squall::eval::linear::EvalTrace::of(&pos, &DEFAULT_PARAMS),
+            result: 1.0,
+            score,
+            fen: None,
+        };
+        let mut samples = vec![sample(Some(0.0)), sample(None)];
+        assert_eq!(blend_targets(&mut samples, 1.0, 1.0), 0);
+        assert_eq!(samples[0].result, 1.0);
+        assert_eq!(blend_targets(&mut samples, 1.0, 0.25), 1);
+        // σ(0) = ½: 0.25·1 + 0.75·½.
+        assert!((samples[0].result - 0.625).abs() < 1e-12);
+        assert_eq!(samples[1].result, 1.0);
+    }
 }
