@@ -678,6 +678,9 @@ def main(argv: Optional[List[str]] = None) -> int:
             raise SystemExit(f"{args.state}: no state file")
         return write_params(json.loads(args.state.read_text(encoding="utf-8")), args.source_dir)
 
+    for path in (args.state, args.history):
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)   # e.g. reports/, git-ignored
     engine_argv = shlex.split(args.engine)
     spins, names = engine_options(engine_argv)
     params = load_params(args.params, spins)
