@@ -72,7 +72,7 @@ test:
 	tools/check-bench.sh target/release/squall
 	$(CARGO) build --release -p squall --features tune --target-dir target/tune
 	tools/check-bench.sh target/tune/release/squall
-	$(CARGO) test --release -p squall --features tune --target-dir target/tune --test tune
+	$(CARGO) test --release -p squall --features tune --target-dir target/tune --test tune --test spsa
 	$(CARGO) test --workspace
 
 # The bench signature of a plain release build against the number recorded in BENCH.

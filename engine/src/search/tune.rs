@@ -47,8 +47,9 @@ macro_rules! tunables {
         #[cfg(feature = "tune")]
         pub static TUNABLES: &[&dyn $crate::search::tune::Tunable] = &[$(&$name),*];
     };
+    // Rounded, not truncated: 0.29 * 100.0 is 28.999..., and the option must read 29.
     (@raw f64, $val:expr) => {
-        ($val * $crate::search::tune::FLOAT_SCALE) as i64
+        ($val * $crate::search::tune::FLOAT_SCALE).round() as i64
     };
     (@raw $ty:ident, $val:expr) => {
         $val as i64
