@@ -14,8 +14,10 @@ use super::pgnlog;
 use super::session::{Connection, Incoming, WireLog};
 use super::style12::{Board12, Relation};
 use super::timeseal;
+use super::variant::Announced;
 
 mod play;
+mod variants;
 
 /// How a session (one connection) ended.
 enum SessionEnd {
@@ -73,6 +75,8 @@ pub struct Bot {
     resuming: bool,
     /// The server just said adjourned opponents are online; their names come next.
     adjourned_names_next: bool,
+    /// What the lines before the next game's first board said about its variant.
+    announced: Announced,
 }
 
 impl Bot {
@@ -100,6 +104,7 @@ impl Bot {
             engine_told: false,
             resuming: false,
             adjourned_names_next: false,
+            announced: Announced::default(),
         })
     }
 
@@ -353,6 +358,7 @@ impl Bot {
                 if ours {
                     self.expected_game = Some(game);
                     self.resuming = text.starts_with("Continuing");
+                    self.note_game_start(&text);
                 }
                 if ours && text.starts_with("Creating") {
                     self.game = None;
@@ -380,6 +386,7 @@ impl Bot {
             } => self.on_game_end(conn, (game, &white, &black), &why, &result),
             Event::Challenge(c) => {
                 let reply = if self.accepts(&c) {
+                    self.note_accepted(&c);
                     "accept"
                 } else {
                     "decline"
@@ -467,6 +474,7 @@ impl Bot {
             && !self.quit_after_game
             && self.game.is_none()
             && self.cfg.challenge_ok(c, &self.streak)
+            && self.engine_plays(c)
     }
 
     /// Our engine's last score decides (from our side; a mate against us counts as lost).
@@ -518,7 +526,8 @@ impl Bot {
                     if let Some(old) = parked {
                         self.save_pgn(&old, "adjourned, not resumed", "*");
                     }
-                    let Some(mut g) = Game::from_board(b, &self.handle) else {
+                    let fr = self.is_fischer_random(b);
+                    let Some(mut g) = Game::from_board(b, &self.handle, fr) else {
                         return;
                     };
                     if let Some(p) = self.pairing.take() {
@@ -535,6 +544,7 @@ impl Bot {
             self.info = SearchInfo::default();
             self.engine_illegal = 0;
             self.game = Some(g);
+            self.start_variant();
             if let Some(g) = &self.game {
                 let opp = g.opponent().to_string();
                 self.log.state(&format!("in game {} against {opp}", b.game));

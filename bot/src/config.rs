@@ -9,6 +9,8 @@ use std::fmt;
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::variant::Variant;
+
 pub use super::keys::{KeySpec, KEYS};
 
 /// A configuration error, with its line when it comes from the file (0: not from one line).
@@ -84,6 +86,7 @@ struct RawEngine {
 #[serde(deny_unknown_fields, default)]
 struct RawGames {
     seeks: Field<Vec<String>>,
+    variants: Field<Vec<String>>,
     accept_challenges: Field<bool>,
     min_base_min: Field<i64>,
     max_base_min: Field<i64>,
@@ -236,6 +239,8 @@ pub struct Config {
     pub lag_margin_ms: u64,
     pub min_think_ms: u64,
     pub seeks: Vec<String>,
+    /// The games the bot plays (challenges of any other kind are declined).
+    pub variants: Vec<Variant>,
     pub accept_challenges: bool,
     pub base_min: (u64, u64),
     pub inc_s: (u64, u64),
@@ -316,6 +321,7 @@ pub fn check_seek(seek: &str) -> Result<(), String> {
         "formula",
         "f",
         "wild",
+        "fr",
         "crazyhouse",
         "zh",
         "suicide",
@@ -376,9 +382,38 @@ pub fn parse(text: &str) -> Result<Config, ConfigError> {
             ));
         }
     }
+    let variants = get!(games.variants);
+    let mut games = Vec::new();
+    for v in &variants.value {
+        games.push(match v.as_str() {
+            "standard" => Variant::Standard,
+            "fr" => Variant::Fischer,
+            _ => {
+                return Err(err(
+                    variants.line,
+                    format!("variants: \"{v}\" is not \"standard\" or \"fr\""),
+                ))
+            }
+        });
+    }
+    if games.is_empty() {
+        return Err(err(variants.line, "variants may not be empty"));
+    }
     for seek in &seeks.value {
         if let Err(m) = check_seek(seek) {
             return Err(err(seeks.line, format!("seeks: \"{seek}\": {m}")));
+        }
+        // A seek is answered by the server pairing us, with no challenge to filter: it may
+        // only ask for a game the bot plays.
+        let v = Variant::from_words(&seek.split_whitespace().skip(2).collect::<Vec<_>>());
+        if !games.contains(&v) {
+            return Err(err(
+                seeks.line,
+                format!(
+                    "seeks: \"{seek}\" asks for {} games, which variants leaves out",
+                    v.name()
+                ),
+            ));
         }
     }
     let pgn_dir = get!(log.pgn_dir);
@@ -410,6 +445,7 @@ pub fn parse(text: &str) -> Result<Config, ConfigError> {
         lag_margin_ms: uint(get!(engine.lag_margin_ms), "lag_margin_ms", 60_000)?,
         min_think_ms: uint(get!(engine.min_think_ms), "min_think_ms", 60_000)?,
         seeks: seeks.value,
+        variants: games,
         accept_challenges: plain!(games.accept_challenges),
         base_min: (
             uint(get!(games.min_base_min), "min_base_min", 10_000)?,
@@ -469,7 +505,8 @@ pub fn parse(text: &str) -> Result<Config, ConfigError> {
 }
 
 impl Config {
-    /// Whether a challenge passes the filters: standard chess with a clock, time control
+    /// Whether a challenge passes the filters: a variant we play (standard chess unless
+    /// `variants` adds Fischer random) with a clock, time control
     /// in range, rated or not as asked, allow and deny lists, and the limit on games in a row
     /// against one opponent (`streak`: last opponent and games in a row against them).
     pub fn challenge_ok(&self, c: &super::events::Challenge, streak: &(String, u64)) -> bool {
@@ -482,8 +519,15 @@ impl Config {
         let streak_ok = self.max_consecutive == 0
             || !streak.0.eq_ignore_ascii_case(&c.from)
             || streak.1 < self.max_consecutive;
+        let kind_ok = match c.variant {
+            Variant::Standard => ["blitz", "lightning", "standard"].contains(&c.kind.as_str()),
+            // lasker's type for every wild is `wild`, whatever the clocks.
+            Variant::Fischer => true,
+            Variant::Other => false,
+        };
         self.accept_challenges
-            && ["blitz", "lightning", "standard"].contains(&c.kind.as_str())
+            && kind_ok
+            && self.variants.contains(&c.variant)
             && (self.base_min.0..=self.base_min.1).contains(&u64::from(c.base_min))
             && (self.inc_s.0..=self.inc_s.1).contains(&u64::from(c.inc_s))
             && (c.base_min > 0 || c.inc_s > 0)
@@ -551,6 +595,7 @@ mod tests {
             kind: kind.into(),
             base_min: base,
             inc_s: inc,
+            variant: Variant::from_words(&[kind]),
         };
         let cfg = parse(
             "[games]\nmax_base_min = 10\nrated = \"unrated\"\ndeny = [\"Bad\"]\nmax_consecutive = 2\n",
@@ -565,6 +610,15 @@ mod tests {
         assert!(!cfg.challenge_ok(&c("Opp", false, "blitz", 0, 0), &none));
         assert!(!cfg.challenge_ok(&c("Opp", false, "blitz", 3, 0), &("opp".into(), 2)));
         assert!(cfg.challenge_ok(&c("Opp", false, "blitz", 3, 0), &("other".into(), 5)));
+        // Fischer random only when `variants` names it, with the same clock filters.
+        let fr = parse("[games]\nvariants = [\"standard\", \"fr\"]\nmax_base_min = 10\n").unwrap();
+        assert!(fr.challenge_ok(&c("Opp", false, "wild/fr", 3, 0), &none));
+        assert!(!fr.challenge_ok(&c("Opp", false, "wild/fr", 15, 0), &none));
+        assert!(!fr.challenge_ok(&c("Opp", false, "wild", 3, 0), &none));
+        assert!(fr.challenge_ok(&c("Opp", false, "blitz", 3, 0), &none));
+        let only_fr = parse("[games]\nvariants = [\"fr\"]\n").unwrap();
+        assert!(!only_fr.challenge_ok(&c("Opp", false, "blitz", 3, 0), &none));
+        assert!(parse("[games]\nvariants = [\"fr\"]\nseeks = [\"2 12 wild fr\"]\n").is_ok());
     }
 
     #[test]
@@ -584,6 +638,10 @@ mod tests {
             ("[engine]\n\noptions = [\"Hash\"]\n", 3),
             ("[games]\nseeks = [\"3 0 u\", \"abc\"]\n", 2),
             ("[games]\nseeks = [\"3 0 q\"]\n", 2),
+            ("[games]\nvariants = [\"zh\"]\n", 2),
+            ("[games]\nvariants = []\n", 2),
+            ("[games]\nseeks = [\"2 12 wild fr\"]\n", 2),
+            ("[games]\nvariants = [\"fr\"]\nseeks = [\"3 0\"]\n", 3),
         ];
         for (text, line) in cases {
             let e = parse(text).expect_err(text);

@@ -86,6 +86,9 @@ pub struct Engine {
     usermove: bool,
     /// The xboard engine announced `setboard=1` (CECP's default is 0: no `setboard`).
     setboard: bool,
+    /// The engine was told to play Chess960 (UCI `UCI_Chess960`, xboard `variant
+    /// fischerandom`); engines start in standard chess.
+    chess960: bool,
     pub name: String,
 }
 
@@ -177,6 +180,7 @@ impl Engine {
             searching: false,
             usermove: false,
             setboard: false,
+            chess960: false,
             name: argv[0].clone(),
         };
         e.handshake(cfg)?;
@@ -311,6 +315,40 @@ impl Engine {
         self.ready()
     }
 
+    /// Standard chess or Chess960 for the game about to be played (called before its first
+    /// search). UCI: `UCI_Chess960` is sent only when it changes, so an engine that never
+    /// plays Fischer random never hears of the option. xboard: `new` resets the variant, so
+    /// `variant fischerandom` follows every `new` of a Chess960 game.
+    pub fn set_chess960(&mut self, on: bool) -> Result<(), String> {
+        let changed = on != self.chess960;
+        self.chess960 = on;
+        match self.protocol {
+            EngineProtocol::Uci if changed => {
+                self.stop();
+                self.send(&format!("setoption name UCI_Chess960 value {on}"));
+                self.ready()
+            }
+            EngineProtocol::Xboard if on => {
+                self.stop();
+                self.send("variant fischerandom");
+                self.ready()
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Castling goes to this engine as `O-O`/`O-O-O` in Chess960 (xboard's way in
+    /// `fischerandom`), not as the king taking its rook (UCI's).
+    pub fn castles_in_san(&self) -> bool {
+        self.protocol == EngineProtocol::Xboard
+    }
+
+    /// Whether the engine can be given a Chess960 position: over UCI, or xboard with
+    /// `setboard` (CECP's `edit` cannot say which rooks may castle).
+    pub fn can_play_chess960(&self) -> bool {
+        self.protocol == EngineProtocol::Uci || self.setboard
+    }
+
     /// Starts a search for the side to move.
     pub fn go(&mut self, g: &Go) {
         self.stop();
@@ -340,6 +378,9 @@ impl Engine {
                     // No `setboard`: CECP's way is `new`, then `edit` for a set position,
                     // then the moves (Fairy-Max 5.0b announces setboard=0).
                     lines.push("new".into());
+                    if self.chess960 {
+                        lines.push("variant fischerandom".into());
+                    }
                     lines.push("force".into());
                     lines.push(format!("level 0 {} {}", g.base_min, g.inc_ms / 1000));
                     lines.extend(edit_commands(g.start_fen, self.usermove));

@@ -3,6 +3,7 @@
 //! field is taken with `split`/`strip` and checked.
 
 use super::style12::{self, Board12};
+use super::variant::Variant;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
@@ -68,16 +69,21 @@ pub struct Pairing {
     pub kind: String,
     pub base_min: u32,
     pub inc_s: u32,
+    /// The game the pairing names (lasker's `wild` alone names no board: `Other`).
+    pub variant: Variant,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Challenge {
     pub from: String,
     pub rated: bool,
-    /// `blitz`, `lightning`, `standard`, `untimed`, or a variant name.
+    /// `blitz`, `lightning`, `standard`, `untimed`, or a variant name (`wild`, `wild/fr`).
     pub kind: String,
     pub base_min: u32,
     pub inc_s: u32,
+    /// Standard chess, Fischer random (`wild fr`, `wild/fr`, lasker's `Loaded from wild/fr`)
+    /// or another variant.
+    pub variant: Variant,
 }
 
 /// Strips a title or rating decoration: `Name(GM)` or `Name(1500)` -> `Name`.
@@ -103,24 +109,33 @@ fn game_header(line: &str) -> Option<(u32, String, String, &str)> {
 
 fn parse_challenge(body: &str) -> Option<Challenge> {
     // NAME (RATING) [colour] NAME (RATING) rated blitz 5 0.   -- colour and loss lines optional
+    // The type may take two words (`wild fr`) and lasker names a wild's board after the
+    // clocks (`wild 2 12 Loaded from wild/fr.`): the clocks are the first two numbers.
     let words: Vec<&str> = body.split_whitespace().collect();
     let from = bare_handle(words.first()?).to_string();
     let pos = words
         .iter()
         .position(|w| *w == "rated" || *w == "unrated")?;
     let rated = words[pos] == "rated";
-    let kind = words.get(pos + 1)?.to_string();
-    let base_min = words.get(pos + 2)?.parse().ok()?;
-    let inc_s = words.get(pos + 3)?.trim_end_matches('.').parse().ok()?;
-    if from.is_empty() {
+    let rest = words.get(pos + 1..)?;
+    let number = |w: &str| w.trim_end_matches('.').parse::<u32>().ok();
+    let at = rest
+        .windows(2)
+        .position(|p| number(p[0]).is_some() && number(p[1]).is_some())?;
+    if at == 0 || from.is_empty() {
         return None;
     }
+    let base_min = number(rest[at])?;
+    let inc_s = number(rest[at + 1])?;
+    let mut named: Vec<&str> = rest[..at].to_vec();
+    named.extend_from_slice(&rest[at + 2..]);
     Some(Challenge {
         from,
         rated,
-        kind,
+        kind: rest[0].to_string(),
         base_min,
         inc_s,
+        variant: Variant::from_words(&named),
     })
 }
 
@@ -137,6 +152,11 @@ fn parse_pairing(body: &str) -> Option<Pairing> {
         "unrated" => false,
         _ => return None,
     };
+    let clock: Vec<u32> = words
+        .iter()
+        .skip(1)
+        .filter_map(|w| w.trim_end_matches('.').parse().ok())
+        .collect();
     let name = |s: &str| bare_handle(s.trim()).to_string();
     let (white, black) = (name(white), name(black));
     if white.is_empty() || black.is_empty() || white.contains(' ') || black.contains(' ') {
@@ -149,11 +169,10 @@ fn parse_pairing(body: &str) -> Option<Pairing> {
         black_rating: br.trim().to_string(),
         rated,
         kind: words.get(1)?.to_string(),
-        base_min: words.get(2).and_then(|w| w.parse().ok()).unwrap_or(0),
-        inc_s: words
-            .get(3)
-            .and_then(|w| w.trim_end_matches('.').parse().ok())
-            .unwrap_or(0),
+        variant: Variant::from_words(&words[1..]),
+        // The clocks are the first two numbers (the type may take two words: `wild fr`).
+        base_min: clock.first().copied().unwrap_or(0),
+        inc_s: clock.get(1).copied().unwrap_or(0),
     })
 }
 
@@ -294,9 +313,27 @@ mod tests {
                 rated: false,
                 kind: "blitz".into(),
                 base_min: 3,
-                inc_s: 2
+                inc_s: 2,
+                variant: Variant::Standard,
             })
         );
+        for line in [
+            "Challenge: Opp (1500) Squall (----) unrated wild 2 12 Loaded from wild/fr.",
+            "Challenge: Opp (1500) Squall (----) unrated wild/fr 2 12.",
+            "Challenge: Opp (1500) Squall (----) unrated wild fr 2 12.",
+        ] {
+            let Event::Challenge(c) = classify(line) else {
+                panic!("{line}")
+            };
+            assert_eq!((c.variant, c.base_min, c.inc_s), (Variant::Fischer, 2, 12));
+        }
+        assert!(matches!(
+            classify("Challenge: Opp (1500) Squall (----) unrated wild 2 12 Loaded from wild/3."),
+            Event::Challenge(Challenge {
+                variant: Variant::Other,
+                ..
+            })
+        ));
         assert!(matches!(
             classify("Challenge: Opp(GM) ( 2500) [black] Squall ( 1900) rated standard 15 0."),
             Event::Challenge(Challenge { rated: true, .. })

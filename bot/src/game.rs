@@ -5,6 +5,7 @@
 use std::time::Instant;
 
 use super::style12::{Board12, Relation};
+use super::variant::CastleFiles;
 use squall::board::Position;
 use squall::moves::Move;
 use squall::types::Colour;
@@ -65,12 +66,27 @@ pub struct Game {
     pub stalls: u32,
     /// We agreed to end the game (draw, abort, adjourn): no more reports.
     pub ending: bool,
+    /// A Chess960 game (`wild/fr`): its boards are read with `castle_files`, the engine
+    /// plays with Chess960 castling and the PGN says `Variant "Chess960"`.
+    pub chess960: bool,
+    /// The castling rooks' files, from the game's first board (Chess960 only).
+    pub castle_files: CastleFiles,
 }
 
 impl Game {
-    /// A game seen first through `board`.
-    pub fn from_board(b: &Board12, our_handle: &str) -> Option<Game> {
-        let pos = b.position()?;
+    /// A game seen first through `board`; `chess960` when it is Fischer random, whose
+    /// castling rooks' files are read from this board and kept for the game.
+    pub fn from_board(b: &Board12, our_handle: &str, chess960: bool) -> Option<Game> {
+        let castle_files = if chess960 {
+            CastleFiles::from_board(b)
+        } else {
+            CastleFiles::default()
+        };
+        let pos = if chess960 {
+            castle_files.position(b)?
+        } else {
+            b.position()?
+        };
         let we_are_white = b.white.eq_ignore_ascii_case(our_handle);
         let mut g = Game {
             number: b.game,
@@ -101,6 +117,8 @@ impl Game {
             start_ply: b.ply().unwrap_or(0) as usize,
             stalls: 0,
             ending: false,
+            chess960,
+            castle_files,
         };
         g.moves.clear();
         Some(g)
@@ -186,7 +204,7 @@ impl Game {
         if b.game != self.number {
             return Update::Ignored;
         }
-        let Some(new_pos) = b.position() else {
+        let Some(new_pos) = self.board_position(b) else {
             return Update::Ignored;
         };
         let ply = match b.ply() {
@@ -231,9 +249,29 @@ impl Game {
         self.flagged_at_ply = None;
     }
 
-    /// Moves of the record in coordinates, for the engine.
-    pub fn uci_moves(&self) -> Vec<String> {
-        self.moves.iter().map(|m| m.to_uci()).collect()
+    /// A board of this game as a position (Chess960: castling from the first board's
+    /// rook files and this board's flags).
+    fn board_position(&self, b: &Board12) -> Option<Position> {
+        if self.chess960 {
+            self.castle_files.position(b)
+        } else {
+            b.position()
+        }
+    }
+
+    /// Moves of the record in coordinates, for the engine. Chess960 castling is the king
+    /// taking its rook (UCI), or `O-O`/`O-O-O` with `castle_san` (xboard's `fischerandom`).
+    pub fn uci_moves(&self, castle_san: bool) -> Vec<String> {
+        let coords = self.start.coordinates();
+        self.moves
+            .iter()
+            .map(|&m| match (self.chess960 && m.is_castle(), castle_san) {
+                (true, true) if squall::types::file_of(m.to()) == 6 => "O-O".to_string(),
+                (true, true) => "O-O-O".to_string(),
+                (true, false) => coords.text(m),
+                _ => m.to_uci(),
+            })
+            .collect()
     }
 }
 
@@ -255,11 +293,18 @@ fn verbose_to_uci(v: &str) -> String {
 }
 
 /// How we write a move for the server: coordinates, castling as `O-O`, promotion `e7e8=q`.
+/// Chess960 castling is `o-o`/`o-o-o`, which lasker reads in `wild/fr` whatever the king's
+/// and rook's squares (coordinates would be a king move, or ambiguous).
 pub fn server_move(pos: &Position, m: Move) -> String {
     let mut p = pos.clone();
     let san = p.to_san(m);
     if san.starts_with("O-O") {
-        return san.trim_end_matches(['+', '#']).to_string();
+        let castle = san.trim_end_matches(['+', '#']);
+        return if pos.is_chess960() {
+            castle.to_ascii_lowercase()
+        } else {
+            castle.to_string()
+        };
     }
     let u = m.to_uci();
     if u.len() == 5 {
@@ -288,7 +333,7 @@ mod tests {
     #[test]
     fn advances_repeats_takes_back_and_resyncs() {
         let b0 = board(START, true, 1, "none", "none");
-        let mut g = Game::from_board(&b0, "squall").unwrap();
+        let mut g = Game::from_board(&b0, "squall", false).unwrap();
         assert!(g.we_are_white);
         let b1 = board(E4, false, 1, "e4", "P/e2-e4");
         assert_eq!(g.update(&b1), Update::Advanced);
@@ -307,7 +352,7 @@ mod tests {
     fn boards_without_a_move_number_after_a_takeback() {
         // lasker sends -1 for the move number after a takeback, and on after it.
         let b0 = board(START, true, 1, "none", "none");
-        let mut g = Game::from_board(&b0, "squall").unwrap();
+        let mut g = Game::from_board(&b0, "squall", false).unwrap();
         assert_eq!(
             g.update(&board(E4, false, 1, "e4", "P/e2-e4")),
             Update::Advanced
@@ -326,6 +371,6 @@ mod tests {
         );
         d4.move_no = None;
         assert_eq!(g.update(&d4), Update::Advanced);
-        assert_eq!(g.uci_moves(), vec!["d2d4"]);
+        assert_eq!(g.uci_moves(false), vec!["d2d4"]);
     }
 }

@@ -126,6 +126,12 @@ pub const KEYS: &[KeySpec] = &[
     ),
     key(
         "games",
+        "variants",
+        "[\"standard\"]",
+        "games played: \"standard\" chess, \"fr\" (Fischer random, the server's wild fr)",
+    ),
+    key(
+        "games",
         "accept_challenges",
         "true",
         "accept challenges that pass the filters",

@@ -4,6 +4,8 @@
 //! - `config`: the TOML configuration (serde + toml); `keys`: the key table (which `--help` prints);
 //! - `lines`: bytes into lines (telnet, prompts, wrapped lines, Timeseal pings);
 //! - `style12`: the style-12 board parser; `events`: server lines into events;
+//! - `variant`: standard chess or Fischer random (`wild/fr`), and a Chess960 game's castling
+//!   rook files from its first board;
 //! - `session`: the TCP connection and the wire log; `timeseal`: Timeseal v1;
 //! - `engine`: the engine child process over UCI or xboard;
 //! - `game`: one game's record, clocks and move bookkeeping; `pgnlog`: PGN files;
@@ -21,6 +23,7 @@ pub mod pgnlog;
 pub mod session;
 pub mod style12;
 pub mod timeseal;
+pub mod variant;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -171,4 +171,26 @@ mod tests {
         assert!(s.starts_with("[Event \"x \\\"y\\\"\"]\n"), "{s}");
         assert!(s.ends_with("\n\n1. e4 e5 2. Nf3 *\n\n"), "{s}");
     }
+
+    #[test]
+    fn chess960_games_name_their_variant_and_start() {
+        // A `wild/fr` game as the bot records it: a Chess960 start (king f1, rooks d1 and g1)
+        // and a castling whose king does not move two squares.
+        let fen = "bqnrnkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNRNKRB w GDgd - 0 1";
+        let p = Position::from_fen_960(fen).unwrap();
+        let mut q = p.clone();
+        let m = q.parse_uci_move("f1g1").unwrap();
+        q.make(m);
+        let mut out = Vec::new();
+        write_game(&mut out, &[], &p, &[m], "*").unwrap();
+        let s = String::from_utf8(out).unwrap();
+        for tag in [
+            "[Variant \"Chess960\"]",
+            "[SetUp \"1\"]",
+            "[FEN \"bqnrnkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNRNKRB w KQkq - 0 1\"]",
+        ] {
+            assert!(s.contains(tag), "no {tag} in\n{s}");
+        }
+        assert!(s.ends_with("\n\n1. O-O *\n\n"), "{s}");
+    }
 }

@@ -120,6 +120,21 @@ impl Board12 {
     /// The position as FEN (the en-passant square only when a capture is possible is not
     /// needed: our FEN reader accepts any consistent square).
     pub fn fen(&self) -> String {
+        let mut castle = String::new();
+        for (on, c) in self.castling.iter().zip(['K', 'Q', 'k', 'q']) {
+            if *on {
+                castle.push(c);
+            }
+        }
+        if castle.is_empty() {
+            castle.push('-');
+        }
+        self.fen_with(&castle)
+    }
+
+    /// The position as FEN with `castle` as its castling field (a Chess960 game's rights
+    /// need the rooks' files, which the board does not carry: `variant::CastleFiles`).
+    pub fn fen_with(&self, castle: &str) -> String {
         let mut placement = String::new();
         for (i, rank) in self.ranks.iter().enumerate() {
             let mut empty = 0;
@@ -140,15 +155,6 @@ impl Board12 {
             if i < 7 {
                 placement.push('/');
             }
-        }
-        let mut castle = String::new();
-        for (on, c) in self.castling.iter().zip(['K', 'Q', 'k', 'q']) {
-            if *on {
-                castle.push(c);
-            }
-        }
-        if castle.is_empty() {
-            castle.push('-');
         }
         let ep = match self.ep_file {
             Some(f) => format!(

@@ -32,7 +32,7 @@ impl Bot {
         let margin = self.cfg.lag_margin_ms as i64;
         let floor = self.cfg.min_think_ms as i64;
         let adj = |t: i64, mine: bool| if mine { (t - margin).max(floor) } else { t.max(floor) } as u64;
-        let moves = g.uci_moves();
+        let moves = g.uci_moves(engine.castles_in_san());
         engine.go(&Go {
             start_fen: &g.start_fen,
             moves: &moves,
@@ -108,6 +108,7 @@ impl Bot {
                 let host = self.cfg.host.clone();
                 let tc = self.game.as_ref().map_or((0, 0), |g| (g.base_min, g.inc_s));
                 let _ = e.new_game(tc.0, tc.1, opp.as_deref().map(|o| (host.as_str(), o)));
+                let _ = e.set_chess960(self.game.as_ref().is_some_and(|g| g.chess960));
                 self.engine = Some(e);
                 if let Some(g) = &mut self.game {
                     g.searched_for_ply = None;

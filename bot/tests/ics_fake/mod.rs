@@ -18,6 +18,7 @@
 
 #![allow(dead_code)]
 
+pub mod fr;
 pub mod harness;
 pub mod relay;
 
@@ -74,6 +75,9 @@ pub struct Scenario {
     pub stored_game_resigned: bool,
     /// Games after the first keep the bot's colour (they alternate otherwise).
     pub keep_colours: bool,
+    /// Fischer random (`wild/fr`): `start_fen` is a Chess960 position (X-FEN or
+    /// Shredder-FEN castling), offered and announced as lasker does (`fr.rs`).
+    pub fr: bool,
 }
 
 impl Default for Scenario {
@@ -102,6 +106,7 @@ impl Default for Scenario {
             ms_clocks: false,
             stored_game_resigned: false,
             keep_colours: false,
+            fr: false,
         }
     }
 }
@@ -353,7 +358,9 @@ impl World {
 
     fn style12(&self, g: &SGame, for_bot: bool) -> String {
         let fen = g.pos.to_fen();
-        let (ranks, side, ep, flags, half, full) = board_fields(&fen);
+        let (ranks, side, ep, _, half, full) = board_fields(&fen);
+        // From the rights, not the FEN's letters: Chess960 castling may name rook files.
+        let flags = fr::castle_flags(&g.pos);
         let rel = if g.bot_to_move() == for_bot { 1 } else { -1 };
         let c = g.clocks_now();
         let (wt, bt, took) = if self.ms && self.sc.ms_clocks {
@@ -417,7 +424,7 @@ impl World {
             .start_fen
             .clone()
             .unwrap_or_else(|| Position::startpos().to_fen());
-        let pos = Position::from_fen(&fen).expect("scenario FEN");
+        let pos = fr::start_position(&fen, self.sc.fr);
         let mut clocks = [self.sc.base_ms; 2];
         if let Some(t) = self.sc.bot_time_ms {
             clocks[usize::from(!bot_white)] = t;
@@ -439,13 +446,14 @@ impl World {
             takeback_asked: false,
             taken_back: false,
         };
+        let (pairing, start) = fr::game_types(self.sc.fr);
         c.send(&format!(
-            "Creating: {white} (1500) {black} (1600) unrated blitz {} {}",
+            "Creating: {white} (1500) {black} (1600) unrated {pairing} {} {}",
             self.sc.base_ms / 60_000,
             self.sc.inc_ms / 1000
         ));
         c.send(&format!(
-            "{} Creating unrated blitz match.}}",
+            "{} Creating unrated {start} match.}}",
             World::header(&g)
         ));
         let b = self.style12(&g, true);
@@ -599,7 +607,7 @@ impl World {
     fn take_back(&mut self, c: &mut Conn) {
         let Some(g) = &mut self.game else { return };
         let Some(_) = g.sans.pop() else { return };
-        let mut pos = Position::from_fen(&g.start_fen).expect("start");
+        let mut pos = fr::start_position(&g.start_fen, self.sc.fr);
         for san in &g.sans {
             let m = pos.parse_san(san).expect("own record");
             pos.make(m);
@@ -673,8 +681,8 @@ impl World {
                 return;
             }
             let text = t.replace('=', "").to_ascii_lowercase();
-            let m = if t.starts_with("O-O") {
-                g.pos.parse_san(t)
+            let m = if let Some(castle) = fr::castle_san(t) {
+                g.pos.parse_san(castle)
             } else {
                 g.pos.parse_uci_move(&text)
             };
@@ -884,10 +892,9 @@ impl World {
             if challenge_due {
                 self.challenge_sent = true;
                 c.send(&format!(
-                    "Challenge: {OPP} (1500) {} (1600) unrated blitz {} {}.",
+                    "Challenge: {OPP} (1500) {} (1600) unrated {}.",
                     self.handle,
-                    self.sc.base_ms / 60_000,
-                    self.sc.inc_ms / 1000
+                    fr::challenge_type(self.sc.fr, self.sc.base_ms / 60_000, self.sc.inc_ms / 1000)
                 ));
             }
             if let Some(l) = c.line(&self.report) {
@@ -924,7 +931,7 @@ impl World {
 
 /// Coordinates (`e2e4`, `e7e8=q`, `e7e8q`) or castling: what the bot sends as a move.
 pub fn is_move_text(t: &str) -> bool {
-    if t == "O-O" || t == "O-O-O" {
+    if fr::castle_san(t).is_some() {
         return true;
     }
     let b = t.as_bytes();
@@ -963,12 +970,13 @@ pub fn check_pgn(text: &str, f: &Finished) -> Result<(), String> {
         }
     }
     let start = tag("FEN").unwrap_or_else(|| Position::startpos().to_fen());
-    if Position::from_fen(&start).map(|p| p.to_fen())
-        != Position::from_fen(&f.start_fen).map(|p| p.to_fen())
-    {
+    // A Chess960 game's FEN names its castling rooks (X-FEN): read it as Chess960.
+    let chess960 = tag("Variant").as_deref() == Some("Chess960");
+    let read = |fen: &str| Position::from_fen_with(fen, chess960).map_err(|e| e.to_string());
+    if read(&start)?.to_fen() != read(&f.start_fen)?.to_fen() {
         return Err("start position differs".into());
     }
-    let mut pos = Position::from_fen(&start).map_err(|e| e.to_string())?;
+    let mut pos = read(&start)?;
     let body: String = text
         .lines()
         .filter(|l| !l.starts_with('['))

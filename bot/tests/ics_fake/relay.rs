@@ -482,8 +482,8 @@ impl Relay {
             return;
         }
         let text = t.replace('=', "").to_ascii_lowercase();
-        let m = if t.starts_with("O-O") {
-            g.pos.parse_san(t)
+        let m = if let Some(castle) = super::fr::castle_san(t) {
+            g.pos.parse_san(castle)
         } else {
             g.pos.parse_uci_move(&text)
         };
