@@ -58,8 +58,7 @@ fn samples() -> Vec<Sample> {
                 score: None,
                 fen: None,
             };
-            let (q, _, _) = texel::evaluate(&s, &truth);
-            s.result = sigmoid(K, q);
+            s.result = sigmoid(K, texel::evaluate(&s, &truth).q);
             out.push(s);
         }
     }

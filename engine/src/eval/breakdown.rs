@@ -1,6 +1,6 @@
 //! The term-by-term breakdown behind the console's `eval` command: each term for White and
-//! for Black (each from its own side), their difference, its tapered value, then the phase,
-//! the scale factor and the final score.
+//! for Black (each from its own side), their difference, its tapered value, then the
+//! complexity adjustment of the endgame half, the phase, the scale factor and the final score.
 
 use std::fmt::Write;
 
@@ -8,7 +8,7 @@ use super::params::DEFAULT_PARAMS;
 use super::pawns::PawnEntry;
 use super::score::Score;
 use super::term::{Term, TERMS};
-use super::{blend, collect, psqt, scale, EVAL_LIMIT};
+use super::{blend, blend_parts, collect, complexity, psqt, scale, EVAL_LIMIT};
 use crate::board::Position;
 use crate::types::{Colour, Piece};
 
@@ -65,7 +65,9 @@ pub fn trace(pos: &Position) -> String {
         );
     }
     let factor = scale::factor(pos, total.eg());
-    let white = blend(total, phase, factor).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+    let c = complexity::value(p, &complexity::features(pos, &entry));
+    let eg = complexity::adjust(total.eg(), c);
+    let white = blend_parts(total.mg(), eg, phase, factor).clamp(-EVAL_LIMIT, EVAL_LIMIT);
     let _ = writeln!(
         out,
         "{:<16}{:>13} | {:>13} | {} {:>8}",
@@ -75,6 +77,7 @@ pub fn trace(pos: &Position) -> String {
         cell(total),
         blend(total, phase, scale::SCALE_NORMAL)
     );
+    let _ = writeln!(out, "complexity: {c} (endgame half {} -> {eg})", total.eg());
     let _ = writeln!(out, "phase: {phase} of {}", psqt::PHASE_TOTAL);
     let _ = writeln!(out, "scale: {factor} of {}", scale::SCALE_NORMAL);
     let _ = writeln!(out, "final (White's view): {white}");

@@ -1,12 +1,13 @@
 //! `EvalTrace`: one position's evaluation as counts of weights (through the `Coefficients`
 //! tracer, see `tracer`), so that the tuner can re-evaluate it under new weights with one
-//! sparse dot product.
+//! sparse dot product, plus the features of the one non-linear step it re-applies after the
+//! sum (`complexity`).
 
 use super::params::Params;
 use super::pawns::PawnEntry;
 use super::score::{s, Score};
 use super::tracer::Coefficients;
-use super::{blend_parts, collect, endgame, psq_sum, scale, EVAL_LIMIT};
+use super::{blend_parts, collect, complexity, endgame, psq_sum, scale, EVAL_LIMIT};
 use crate::board::Position;
 use crate::types::Colour;
 
@@ -17,8 +18,12 @@ pub struct EvalTrace {
     pub entries: Vec<(u16, i16)>,
     /// Game phase, 0 (bare kings) ..= `psqt::PHASE_TOTAL`.
     pub phase: i32,
-    /// Endgame scale factor (of `scale::SCALE_NORMAL`) the position had.
+    /// Endgame scale factor (of `scale::SCALE_NORMAL`) the position had; chosen by the sign
+    /// of the endgame half before complexity, and held fixed under new weights.
     pub scale: i32,
+    /// The complexity features (`complexity::features`, weights `complexity::FIELDS`): they
+    /// are not among `entries`, since complexity is applied to the summed endgame half.
+    pub complexity: [i8; complexity::FEATURES],
     pub white_to_move: bool,
     /// The side to move's value when an endgame recogniser answers instead of the weights
     /// (then `entries` is empty): such positions teach the weights nothing.
@@ -33,6 +38,7 @@ impl EvalTrace {
                 entries: Vec::new(),
                 phase: pos.phase(),
                 scale: scale::SCALE_NORMAL,
+                complexity: [0; complexity::FEATURES],
                 white_to_move: pos.side_to_move() == Colour::White,
                 recognised: Some(r.value),
             };
@@ -42,6 +48,8 @@ impl EvalTrace {
         let info = collect(pos, p, &entry, tracer);
         let total = psq_sum(pos, p) + info.balance();
         let scale = scale::factor(pos, total.eg());
+        // Pawn counts, passers, distances and flags: all within an i8.
+        let features = complexity::features(pos, &entry).map(|f| f as i8);
         let entries = info
             .tracer
             .counts
@@ -54,12 +62,14 @@ impl EvalTrace {
             entries,
             phase: pos.phase(),
             scale,
+            complexity: features,
             white_to_move: pos.side_to_move() == Colour::White,
             recognised: None,
         }
     }
 
-    /// White-relative middlegame and endgame sums under `weights` (flat order).
+    /// White-relative middlegame and endgame sums under `weights` (flat order), before
+    /// complexity.
     pub fn sums(&self, weights: &[Score]) -> Score {
         let (mut mg, mut eg) = (0i32, 0i32);
         for &(i, n) in &self.entries {
@@ -70,6 +80,16 @@ impl EvalTrace {
         s(mg, eg)
     }
 
+    /// The complexity under `weights` (flat order): `complexity::value` on the traced
+    /// features.
+    pub fn complexity(&self, weights: &[Score]) -> i32 {
+        complexity::OFFSETS
+            .iter()
+            .zip(self.complexity)
+            .map(|(&i, x)| weights[i].eg() * x as i32)
+            .sum()
+    }
+
     /// The evaluation from the side to move's view under `weights`: exactly what
     /// `Evaluator::evaluate_full` returns when `weights` are the ones traced.
     pub fn value(&self, weights: &[Score]) -> i32 {
@@ -77,8 +97,8 @@ impl EvalTrace {
             return v;
         }
         let total = self.sums(weights);
-        let v = blend_parts(total.mg(), total.eg(), self.phase, self.scale)
-            .clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        let eg = complexity::adjust(total.eg(), self.complexity(weights));
+        let v = blend_parts(total.mg(), eg, self.phase, self.scale).clamp(-EVAL_LIMIT, EVAL_LIMIT);
         if self.white_to_move {
             v
         } else {

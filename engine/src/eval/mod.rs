@@ -6,13 +6,15 @@
 //!    terms) decides the lazy exit when it is far outside the search window;
 //! 3. otherwise one scan over every piece's rays collects mobility and the attack maps, and the
 //!    concept modules add their terms per colour into `EvalInfo::terms`;
-//! 4. the White-relative sum is blended by game phase, its endgame half scaled for drawish
-//!    material, and turned to the side to move's view.
+//! 4. the endgame half of the White-relative sum is adjusted by its complexity, then the sum
+//!    is blended by game phase, its endgame half scaled for drawish material, and turned to
+//!    the side to move's view.
 //!
 //! Submodules, one per concept: `params` (the weight table), `pawns` (pawn structure, shelter,
 //! pawn hash), `mobility` (the ray scan), `passed` (piece-dependent passed-pawn terms), `king`
 //! (shelter and attack), `pieces` (outposts, rooks, queens, trapped pieces), `imbalance`,
-//! `threats`, `mopup` (mating a bare king), `scale` (drawish material), `term` (the terms
+//! `threats`, `mopup` (mating a bare king), `complexity` (the endgame's winning chances),
+//! `scale` (drawish material), `term` (the terms
 //! `EvalInfo` sums), `breakdown` (the console's term-by-term `eval` breakdown), `tracer` (the
 //! weights' coefficients for the tuner), plus the incrementally kept `psqt` and the packed
 //! `score`.
@@ -66,6 +68,7 @@ macro_rules! weight_times {
 
 pub mod breakdown;
 pub mod cache;
+pub mod complexity;
 pub mod endgame;
 pub mod imbalance;
 pub mod info;
@@ -230,7 +233,7 @@ impl Evaluator {
         let mut scales = ScaleMemo::default();
         let terms = pawn_terms(pos, entry);
         if let Some((alpha, beta)) = window {
-            let estimate = estimate(pos, &self.params, &terms, psq, &mut scales);
+            let estimate = estimate(pos, &self.params, entry, &terms, psq, &mut scales);
             let outside = estimate < alpha.saturating_sub(LAZY_MARGIN)
                 || estimate > beta.saturating_add(LAZY_MARGIN);
             if outside && lazy_allowed(pos, entry) {
@@ -275,13 +278,22 @@ impl ScaleMemo {
     }
 }
 
-/// Game-phase blend of a White-relative score with the endgame half scaled, then turned to
-/// the side to move's view. Integer division truncates toward zero, so a mirrored position
-/// gets exactly the negated value.
-fn finish(pos: &Position, total: Score, scales: &mut ScaleMemo) -> i32 {
+/// Game-phase blend of a White-relative score with the endgame half adjusted by complexity
+/// and scaled, then turned to the side to move's view. Integer division truncates toward
+/// zero, so a mirrored position gets exactly the negated value.
+fn finish(
+    pos: &Position,
+    p: &Params,
+    entry: &PawnEntry,
+    total: Score,
+    scales: &mut ScaleMemo,
+) -> i32 {
     let phase = pos.phase();
+    // The strong side is the one the linear sum favours: complexity may bring the endgame
+    // half to zero but never to the other side, so it names the same side or none.
     let scale = scales.factor(pos, total.eg());
-    let v = blend(total, phase, scale);
+    let eg = complexity::apply(pos, p, entry, total.eg());
+    let v = blend_parts(total.mg(), eg, phase, scale);
     let v = v.clamp(-EVAL_LIMIT, EVAL_LIMIT);
     match pos.side_to_move() {
         Colour::White => v,
@@ -340,13 +352,14 @@ fn lazy_allowed(pos: &Position, e: &PawnEntry) -> bool {
 fn estimate(
     pos: &Position,
     p: &Params,
+    entry: &PawnEntry,
     terms: &PawnTerms,
     psq: Score,
     scales: &mut ScaleMemo,
 ) -> i32 {
     let [(ws, wp, wk), (bs, bp, bk)] = *terms;
     let total = psq + ws + wp + wk - bs - bp - bk + tempo(pos, p);
-    finish(pos, total, scales)
+    finish(pos, p, entry, total, scales)
 }
 
 /// Runs every term into a fresh `EvalInfo`; shared by `breakdown::trace` and the tuner's `EvalTrace`
@@ -421,7 +434,7 @@ fn full(
 ) -> i32 {
     let mut info = EvalInfo::new(pos, entry, NoTrace);
     fill(pos, p, terms, &mut info);
-    finish(pos, psq + info.balance(), scales)
+    finish(pos, p, entry, psq + info.balance(), scales)
 }
 
 /// The White-relative material and placement sum of `pos` under weights `p`, from scratch

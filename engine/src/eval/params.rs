@@ -312,6 +312,23 @@ params! {
     /// Per step the two kings stand nearer each other.
     mopup_king_distance: Score;
 
+    // ----- complexity (endgame half only; `complexity`): added to the endgame half toward
+    // the side it favours, capped so that it never changes sides -----
+    /// Per pawn on the board, either colour.
+    complexity_pawns: Score;
+    /// Pawns (either colour) on both wings, files a-d and e-h.
+    complexity_both_wings: Score;
+    /// Per passed pawn, either colour.
+    complexity_passers: Score;
+    /// Kings and pawns only.
+    complexity_pawn_ending: Score;
+    /// No pawns on the board.
+    complexity_pawnless: Score;
+    /// Per unit of the kings' file distance minus their rank distance (outflanking).
+    complexity_outflanking: Score;
+    /// Added once.
+    complexity_base: Score;
+
     // ----- side to move -----
     tempo: Score;
 }

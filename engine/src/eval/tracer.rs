@@ -7,6 +7,10 @@
 //! counts give back the evaluation exactly (`linear::EvalTrace::value`), and a tuner can evaluate
 //! millions of positions under new weights with one sparse dot product each.
 //!
+//! The complexity step on the summed endgame half is not linear either, but its features are
+//! traced apart (`linear::EvalTrace::complexity`) and re-applied under new weights, so the
+//! tuner moves its weights by their true gradient.
+//!
 //! What is not linear is held fixed at the weights the trace was taken with: the attack units
 //! that pick the king-danger entry (`king_attack_weight`, `king_attackers_scale`,
 //! `king_zone_hit`, `king_safe_check`), the choice of shelter file, and the scale factor.

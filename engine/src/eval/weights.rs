@@ -180,5 +180,12 @@ pub const DEFAULT_PARAMS: Params = Params {
     ],
     mopup_edge: s(0, 19),
     mopup_king_distance: s(0, 3),
+    complexity_pawns: s(0, 0),
+    complexity_both_wings: s(0, 0),
+    complexity_passers: s(0, 0),
+    complexity_pawn_ending: s(0, 0),
+    complexity_pawnless: s(0, 0),
+    complexity_outflanking: s(0, 0),
+    complexity_base: s(0, 0),
     tempo: s(9, 9),
 };

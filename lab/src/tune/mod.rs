@@ -27,6 +27,7 @@ use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use data::Sample;
+use squall::eval::complexity::is_complexity;
 use squall::eval::params::{Params, DEFAULT_PARAMS, FIELD_LENS};
 use squall::eval::tracer::{is_nonlinear, NONLINEAR_FIELDS};
 use squall::eval::Evaluator;
@@ -154,12 +155,12 @@ pub fn field_mask(fields: Option<&str>, method: Method) -> Result<Mask, String> 
             let index = start + j;
             let nonlinear = is_nonlinear(index);
             // Attack units are counts held in the middlegame half; gradient descent cannot
-            // see them at all.
+            // see them at all. Complexity uses only the endgame half.
             let allowed = match method {
                 Method::Gradient => on && !nonlinear,
                 Method::Pso => on,
             };
-            mask.push([allowed, allowed && !nonlinear]);
+            mask.push([allowed && !is_complexity(index), allowed && !nonlinear]);
         }
     }
     Ok(mask)

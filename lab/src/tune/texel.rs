@@ -5,7 +5,14 @@
 //! Weights are real numbers while tuning, two per `Score` (middlegame, endgame), in the flat
 //! order of `Params::names`; `q` is the traced evaluation from White's side with the phase
 //! blend and the scale factor the position had, without the engine's integer rounding.
+//!
+//! The endgame half passes through the complexity step before the blend,
+//! `eg' = eg + sign(eg)·max(c, −|eg|)` with `c = Σ w_j·f_j` over the traced complexity
+//! features (`squall::eval::complexity`), and the gradient follows it: where the cap does
+//! not bite, `∂eg'/∂eg = 1` and `∂eg'/∂w_j = sign(eg)·f_j`; where it does, `eg' = 0` and both
+//! are 0. The scale factor stays the position's constant.
 
+use squall::eval::complexity;
 use squall::eval::psqt::PHASE_TOTAL;
 use squall::eval::scale::SCALE_NORMAL;
 
@@ -20,19 +27,65 @@ pub fn sigmoid(k: f64, q: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * q / 400.0))
 }
 
+/// One sample's traced evaluation under real weights, with what its gradient needs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Eval {
+    /// The evaluation, centipawns from White's side.
+    pub q: f64,
+    /// ∂q/∂(a middlegame weight's count): the phase share.
+    pub mg_factor: f64,
+    /// ∂q/∂eg', the final endgame half: the endgame share times the scale factor.
+    pub eg_factor: f64,
+    /// ∂eg'/∂eg through the complexity step: 1, or 0 where the cap holds eg' at 0.
+    pub eg_slope: f64,
+    /// ∂eg'/∂c: sign(eg), or 0 where the cap holds.
+    pub complexity_slope: f64,
+}
+
+/// The complexity step on real numbers: `eg'` and its two slopes (see the module comment).
+/// At `eg = 0` the step leaves 0 and its slope in `eg` is taken as 1 when `c > 0` (the
+/// right-hand limit's), a set of measure zero either way.
+#[inline]
+pub fn complexity_step(eg: f64, c: f64) -> (f64, f64, f64) {
+    let sign = if eg > 0.0 {
+        1.0
+    } else if eg < 0.0 {
+        -1.0
+    } else {
+        0.0
+    };
+    if c > -eg.abs() {
+        (eg + sign * c, 1.0, sign)
+    } else {
+        (0.0, 0.0, 0.0)
+    }
+}
+
 /// The traced evaluation of `s` from White's side under `w`, and the factors that turn a
 /// middlegame and an endgame weight into centipawns of it.
 #[inline]
-pub fn evaluate(s: &Sample, w: &[[f64; 2]]) -> (f64, f64, f64) {
+pub fn evaluate(s: &Sample, w: &[[f64; 2]]) -> Eval {
     let (mut mg, mut eg) = (0.0, 0.0);
     for &(i, n) in &s.trace.entries {
         let v = w[i as usize];
         mg += v[0] * n as f64;
         eg += v[1] * n as f64;
     }
+    let c: f64 = complexity::OFFSETS
+        .iter()
+        .zip(s.trace.complexity)
+        .map(|(&i, x)| w[i][1] * x as f64)
+        .sum();
+    let (eg, eg_slope, complexity_slope) = complexity_step(eg, c);
     let phase = s.trace.phase as f64 / PHASE_TOTAL as f64;
     let eg_factor = (1.0 - phase) * s.trace.scale as f64 / SCALE_NORMAL as f64;
-    (mg * phase + eg * eg_factor, phase, eg_factor)
+    Eval {
+        q: mg * phase + eg * eg_factor,
+        mg_factor: phase,
+        eg_factor,
+        eg_slope,
+        complexity_slope,
+    }
 }
 
 /// Runs `f` over `samples` in `threads` chunks and sums what the chunks return.
@@ -86,7 +139,7 @@ fn mean_squared(
 
 /// Texel's error of `w` on `samples`.
 pub fn error(samples: &[Sample], w: &[[f64; 2]], k: f64, threads: usize) -> f64 {
-    mean_squared(samples, k, threads, |s| evaluate(s, w).0)
+    mean_squared(samples, k, threads, |s| evaluate(s, w).q)
 }
 
 /// The error as a function of the integer evaluation the engine computes (rounded weights,
@@ -144,14 +197,21 @@ pub fn gradient(samples: &[Sample], w: &[[f64; 2]], k: f64, threads: usize) -> W
         |part| {
             let mut g = vec![[0.0f64; 2]; n];
             for s in part {
-                let (q, phase, eg_factor) = evaluate(s, w);
-                let p = sigmoid(k, q);
+                let e = evaluate(s, w);
+                let p = sigmoid(k, e.q);
                 // dE/dq for this sample, the constant factors folded in below.
                 let dq = (p - s.result) * p * (1.0 - p);
+                let (mg, eg) = (dq * e.mg_factor, dq * e.eg_factor * e.eg_slope);
                 for &(i, c) in &s.trace.entries {
-                    let x = dq * c as f64;
-                    g[i as usize][0] += x * phase;
-                    g[i as usize][1] += x * eg_factor;
+                    let x = c as f64;
+                    g[i as usize][0] += x * mg;
+                    g[i as usize][1] += x * eg;
+                }
+                let by_c = dq * e.eg_factor * e.complexity_slope;
+                if by_c != 0.0 {
+                    for (&i, x) in complexity::OFFSETS.iter().zip(s.trace.complexity) {
+                        g[i][1] += by_c * x as f64;
+                    }
                 }
             }
             g
@@ -211,6 +271,148 @@ impl Adam {
                 let v = self.v[i][h] / c2;
                 w[i][h] -= self.rate * m / (v.sqrt() + EPSILON);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tune::data;
+    use squall::eval::params::{Field, DEFAULT_PARAMS};
+
+    /// Suite positions (WAC and the endgame starts, all from games or studies) with labels
+    /// that depend only on their order: the check is of the derivative, not of a fit.
+    fn samples() -> Vec<Sample> {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../suites/");
+        let mut lines = String::new();
+        for (n, line) in ["wac.epd", "endgame_starts.epd"]
+            .iter()
+            .flat_map(|f| {
+                let text = std::fs::read_to_string(format!("{root}{f}")).expect("suite file");
+                text.lines().map(str::to_string).collect::<Vec<_>>()
+            })
+            .enumerate()
+        {
+            let fen: Vec<&str> = line.split_whitespace().take(4).collect();
+            let result = ["0.0", "0.5", "1.0"][n % 3];
+            lines.push_str(&format!("{} [{result}]\n", fen.join(" ")));
+        }
+        let (s, _) = data::read(lines.as_bytes(), &DEFAULT_PARAMS, 1, 0, usize::MAX).expect("read");
+        s
+    }
+
+    /// The built-in weights with complexity weights large enough that the cap holds in some
+    /// positions, and every half moved by an irregular fraction so that no position sits
+    /// exactly on the cap's kink (integer weights put `c + |eg|` on integers, often at 0).
+    fn weights() -> Weights {
+        let mut w: Weights = DEFAULT_PARAMS
+            .values()
+            .iter()
+            .map(|v| [v.mg() as f64, v.eg() as f64])
+            .collect();
+        let complexity = [6.0, 25.0, 9.0, 40.0, -30.0, 7.0, -90.0];
+        for (f, v) in complexity::FIELDS.iter().zip(complexity) {
+            w[f.offset()][1] = v;
+        }
+        for (i, x) in w.iter_mut().enumerate() {
+            let frac = ((i as f64 + 1.0) * std::f64::consts::SQRT_2).fract() - 0.5;
+            x[0] += frac * 0.37;
+            x[1] += frac * 0.41;
+        }
+        w
+    }
+
+    #[test]
+    fn complexity_step_caps_at_zero() {
+        assert_eq!(complexity_step(50.0, 20.0), (70.0, 1.0, 1.0));
+        assert_eq!(complexity_step(-50.0, 20.0), (-70.0, 1.0, -1.0));
+        assert_eq!(complexity_step(-50.0, -20.0), (-30.0, 1.0, -1.0));
+        assert_eq!(complexity_step(50.0, -80.0), (0.0, 0.0, 0.0));
+        assert_eq!(complexity_step(0.0, 30.0), (0.0, 1.0, 0.0));
+    }
+
+    /// The traced evaluation under integer weights is the engine's (before its rounding),
+    /// complexity included, so `evaluate` re-applies the step as the engine does.
+    #[test]
+    fn evaluate_matches_the_integer_trace() {
+        let w: Weights = weights()
+            .iter()
+            .map(|x| [x[0].round(), x[1].round()])
+            .collect();
+        let scores = rounded(&w);
+        for s in samples() {
+            let exact = blend_real(&s, &scores);
+            assert!((evaluate(&s, &w).q - exact).abs() < 1e-9);
+        }
+    }
+
+    /// The engine's blend without its integer divisions.
+    fn blend_real(s: &Sample, scores: &[squall::eval::score::Score]) -> f64 {
+        let total = s.trace.sums(scores);
+        let eg = complexity::adjust(total.eg(), s.trace.complexity(scores)) as f64;
+        let phase = s.trace.phase as f64 / PHASE_TOTAL as f64;
+        total.mg() as f64 * phase + eg * (1.0 - phase) * s.trace.scale as f64 / SCALE_NORMAL as f64
+    }
+
+    /// The analytic gradient equals central finite differences of the error, for every
+    /// complexity weight and for linear weights of both halves, with the cap holding in some
+    /// positions and not in others.
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let samples = samples();
+        let w = weights();
+        let k = 1.2;
+        assert!(samples.len() > 300, "{} samples", samples.len());
+        let (mut capped, mut free) = (0, 0);
+        for s in &samples {
+            let e = evaluate(s, &w);
+            if e.eg_factor > 0.0 {
+                if e.eg_slope == 0.0 {
+                    capped += 1;
+                } else if e.complexity_slope != 0.0 {
+                    free += 1;
+                }
+            }
+        }
+        assert!(capped >= 10 && free >= 100, "capped {capped}, free {free}");
+        println!(
+            "{} samples: cap holds in {capped}, free in {free}",
+            samples.len()
+        );
+        let g = gradient(&samples, &w, k, 1);
+        let mut checked: Vec<(usize, usize)> =
+            complexity::FIELDS.iter().map(|f| (f.offset(), 1)).collect();
+        for (f, j, h) in [
+            (Field::material, 0, 0),
+            (Field::material, 0, 1),
+            (Field::material, 3, 1),
+            (Field::passed_rank, 5, 1),
+            (Field::rook_mobility, 7, 0),
+            (Field::rook_mobility, 7, 1),
+            (Field::tempo, 0, 1),
+        ] {
+            checked.push((f.offset() + j, h));
+        }
+        let step = 1e-4;
+        for (i, h) in checked {
+            let mut up = w.clone();
+            up[i][h] += step;
+            let mut down = w.clone();
+            down[i][h] -= step;
+            let numeric =
+                (error(&samples, &up, k, 1) - error(&samples, &down, k, 1)) / (2.0 * step);
+            let analytic = g[i][h];
+            let tolerance = 1e-4 * numeric.abs().max(analytic.abs()) + 1e-12;
+            assert!(
+                (numeric - analytic).abs() <= tolerance,
+                "weight {i} half {h}: analytic {analytic:e}, numeric {numeric:e}"
+            );
+            println!("weight {i} half {h}: analytic {analytic:.6e}, numeric {numeric:.6e}");
+        }
+        // The unused middlegame halves of the complexity weights get no gradient.
+        for f in complexity::FIELDS {
+            assert_eq!(g[f.offset()][0], 0.0);
         }
     }
 }
