@@ -11,6 +11,9 @@
 #                                                          a shared machine hits both alike, so the
 #                                                          paired ratios A/B spread far less
 # e.g. tools/speed_compare.sh go 5 target/variants/squall-main target/release/squall /usr/games/toga2
+# In pair mode OPTIONS_A / OPTIONS_B add UCI options to A / B ("Name=Value;Name=Value"), e.g. the
+# same binary with and without tables:
+#   OPTIONS_B="SyzygyPath=$PWD/../shared/syzygy" tools/speed_compare.sh pair 9 SQUALL SQUALL
 set -euo pipefail
 
 if [ $# -lt 3 ]; then
@@ -25,11 +28,14 @@ MID="r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8"
 # The middle value; with an even count (always, in `pair` mode) the mean of the two middle ones.
 median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-go_nps() { # engine position-command
+go_nps() { # engine position-command [Name=Value;...]
     (
         echo uci
         echo "setoption name Hash value 16"
         echo "setoption name OwnBook value false"
+        local opt
+        IFS=';' read -ra opts <<<"${3:-}"
+        for opt in "${opts[@]}"; do echo "setoption name ${opt%%=*} value ${opt#*=}"; done
         echo isready
         echo "$2"
         echo "go movetime 4000"
@@ -71,8 +77,8 @@ pair)
         for _ in $(seq "$rounds"); do
             for cores in "0 1" "1 0"; do
                 set -- $cores
-                taskset -c "$1" bash -c "$(declare -f go_nps); go_nps '$a' '$p'" >/tmp/pair-a.$$ &
-                taskset -c "$2" bash -c "$(declare -f go_nps); go_nps '$b' '$p'" >/tmp/pair-b.$$ &
+                taskset -c "$1" bash -c "$(declare -f go_nps); go_nps '$a' '$p' '${OPTIONS_A:-}'" >/tmp/pair-a.$$ &
+                taskset -c "$2" bash -c "$(declare -f go_nps); go_nps '$b' '$p' '${OPTIONS_B:-}'" >/tmp/pair-b.$$ &
                 wait
                 x=$(cat /tmp/pair-a.$$) y=$(cat /tmp/pair-b.$$)
                 ra="$ra $x" rb="$rb $y"
@@ -80,8 +86,8 @@ pair)
             done
         done
         rm -f /tmp/pair-a.$$ /tmp/pair-b.$$
-        report "$p | $a" $ra
-        report "$p | $b" $rb
+        report "$p | $a ${OPTIONS_A:-}" $ra
+        report "$p | $b ${OPTIONS_B:-}" $rb
         echo "$p | paired ratio A/B: median $(echo $ratios | median) ; $(echo $ratios | tr ' ' '\n' | awk '$1 > 1' | wc -l) of $(echo $ratios | wc -w) above 1 ; ratios $ratios"
     done
     ;;
