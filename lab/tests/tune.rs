@@ -56,7 +56,6 @@ fn samples() -> Vec<Sample> {
                 trace: EvalTrace::of(&p, &DEFAULT_PARAMS),
                 result: 0.0,
                 score: None,
-                fen: None,
             };
             s.result = sigmoid(K, texel::evaluate(&s, &truth).q);
             out.push(s);
@@ -121,7 +120,7 @@ fn unknown_fields_are_refused() {
     assert!(pso.iter().any(|m| m[0]));
     assert!(
         pso.iter().all(|m| !m[1]),
-        "attack units are middlegame counts"
+        "king-danger weights use their middlegame half"
     );
 }
 
@@ -159,7 +158,7 @@ fn tune_command_writes_a_weights_file() {
                 "--threads",
                 "2",
             ])
-            .args(["--particles", "4", "--pso-sample", "200", "--out"])
+            .args(["--particles", "4", "--out"])
             .arg(&out)
             .arg(&data)
             .output()

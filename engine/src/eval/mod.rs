@@ -12,7 +12,8 @@
 //!
 //! Submodules, one per concept: `params` (the weight table), `pawns` (pawn structure, shelter,
 //! pawn hash), `mobility` (the ray scan), `passed` (piece-dependent passed-pawn terms), `king`
-//! (shelter and attack), `pieces` (outposts, rooks, queens, trapped pieces), `imbalance`,
+//! (shelter, pieces bearing on a king), `danger` (the attack on the king as a smooth curve),
+//! `pieces` (outposts, rooks, queens, trapped pieces), `imbalance`,
 //! `threats`, `mopup` (mating a bare king), `complexity` (the endgame's winning chances),
 //! `scale` (drawish material), `term` (the terms
 //! `EvalInfo` sums), `breakdown` (the console's term-by-term `eval` breakdown), `tracer` (the
@@ -69,6 +70,7 @@ macro_rules! weight_times {
 pub mod breakdown;
 pub mod cache;
 pub mod complexity;
+pub mod danger;
 pub mod endgame;
 pub mod imbalance;
 pub mod info;
@@ -414,7 +416,7 @@ fn fill<T: Tracer>(pos: &Position, p: &Params, terms: &PawnTerms, info: &mut Eva
     }
     mobility::scan(pos, p, info);
     passed::evaluate(pos, p, info);
-    king::evaluate(pos, p, info);
+    danger::evaluate(pos, p, info);
     pieces::evaluate(pos, p, info);
     imbalance::evaluate(pos, p, info);
     threats::evaluate(pos, p, info);
