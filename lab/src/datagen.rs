@@ -156,9 +156,10 @@ fn play(engine: &mut Engine, openings: &[Position], args: &DatagenArgs, number: 
             }
             pos.make(moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]);
         }
-        // The random plies end with Black's, whose blunder White takes at once, while White's
-        // random blunders are mended by its own search: unchecked, White won 55 % of the
-        // games and Black 30 %. A start that one search already calls lopsided is drawn again.
+        // Unchecked, White won 55 % of the games and Black 30 % (29,915 games). Our guess at
+        // why: the random plies end with Black's, whose blunder White's search takes at once,
+        // while White's own random blunders can still be mended. Either way a start that one
+        // search already calls lopsided is drawn again.
         if args.max_start_score == 0 || attempt == START_ATTEMPTS || !pos.has_legal_move() {
             break;
         }
