@@ -53,7 +53,7 @@ impl EvalTrace {
         let entry = PawnEntry::compute_traced(pos, p, &mut tracer);
         let info = collect(pos, p, &entry, tracer);
         let total = psq_sum(pos, p) + info.balance();
-        let scale = scale::factor(pos, total.eg());
+        let scale = scale::factor(pos, total.mg(), total.eg());
         // Pawn counts, passers, distances and flags: all within an i8.
         let features = complexity::features(pos, &entry).map(|f| f as i8);
         // Counts of pieces, squares and checks: all within an i16.

@@ -274,8 +274,8 @@ struct ScaleMemo([Option<i32>; 2]);
 
 impl ScaleMemo {
     #[inline]
-    fn factor(&mut self, pos: &Position, eg: i32) -> i32 {
-        let strong = scale::strong_side(eg);
+    fn factor(&mut self, pos: &Position, mg: i32, eg: i32) -> i32 {
+        let strong = scale::strong_side(mg, eg);
         *self.0[strong.index()].get_or_insert_with(|| scale::factor_for(pos, strong))
     }
 }
@@ -293,7 +293,7 @@ fn finish(
     let phase = pos.phase();
     // The strong side is the one the linear sum favours: complexity may bring the endgame
     // half to zero but never to the other side, so it names the same side or none.
-    let scale = scales.factor(pos, total.eg());
+    let scale = scales.factor(pos, total.mg(), total.eg());
     let eg = complexity::apply(pos, p, entry, total.eg());
     let v = blend_parts(total.mg(), eg, phase, scale);
     let v = v.clamp(-EVAL_LIMIT, EVAL_LIMIT);
