@@ -81,7 +81,8 @@ fn field_offsets_follow_the_names() {
     let names = DEFAULT_PARAMS.names();
     assert_eq!(names[Field::material.offset()], "material[0]");
     assert_eq!(names[Field::tempo.offset()], "tempo");
-    assert_eq!(names[Field::king_safety.offset() + 3], "king_safety[3]");
+    assert_eq!(names[Field::storm.offset() + 3], "storm[3]");
+    assert_eq!(names[Field::king_danger_base.offset()], "king_danger_base");
     assert_eq!(Field::king_square.slots(), 64);
 }
 

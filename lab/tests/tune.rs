@@ -1,7 +1,8 @@
 //! The tuner recovers known weights: positions from seeded random games are labelled with the
 //! expected result that the built-in weights predict, a dozen weights are moved away by 20 to
 //! 30 centipawns, and gradient descent on those weights alone must bring each back to within
-//! a few centipawns. Also: `squall tune` end to end on a small file.
+//! a few centipawns; the same for the king-danger weights through their curve. Also:
+//! `squall tune` end to end on a small file.
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -56,7 +57,6 @@ fn samples() -> Vec<Sample> {
                 trace: EvalTrace::of(&p, &DEFAULT_PARAMS),
                 result: 0.0,
                 score: None,
-                fen: None,
             };
             s.result = sigmoid(K, texel::evaluate(&s, &truth).q);
             out.push(s);
@@ -121,7 +121,7 @@ fn unknown_fields_are_refused() {
     assert!(pso.iter().any(|m| m[0]));
     assert!(
         pso.iter().all(|m| !m[1]),
-        "attack units are middlegame counts"
+        "king-danger weights use their middlegame half"
     );
 }
 
@@ -159,7 +159,7 @@ fn tune_command_writes_a_weights_file() {
                 "--threads",
                 "2",
             ])
-            .args(["--particles", "4", "--pso-sample", "200", "--out"])
+            .args(["--particles", "4", "--out"])
             .arg(&out)
             .arg(&data)
             .output()
@@ -176,4 +176,50 @@ fn tune_command_writes_a_weights_file() {
         assert!(written.contains("pub const DEFAULT_PARAMS: Params"));
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The king-danger weights are learned through the curve: moved away by 10 to 20 from the
+/// values that labelled the positions, gradient descent on them alone brings them back.
+#[test]
+fn gradient_descent_recovers_king_danger_weights() {
+    let data = samples();
+    let list: Vec<&str> = squall::eval::danger::FIELDS
+        .iter()
+        .map(|f| Params::FIELDS[*f as usize])
+        .collect();
+    let mask = field_mask(Some(&list.join(",")), Method::Gradient).expect("fields exist");
+    let truth: Vec<[f64; 2]> = DEFAULT_PARAMS
+        .values()
+        .iter()
+        .map(|v| [v.mg() as f64, v.eg() as f64])
+        .collect();
+    let mut w = truth.clone();
+    let mut moved = 0;
+    for (i, m) in mask.iter().enumerate() {
+        assert!(!m[1], "king-danger weights use their middlegame half");
+        if m[0] {
+            let d = 10.0 + (i % 11) as f64;
+            w[i][0] += if i % 2 == 0 { d } else { -d };
+            moved += 1;
+        }
+    }
+    assert_eq!(moved, list.len());
+    let e0 = texel::error(&data, &w, K, 2);
+    let epochs = if cfg!(debug_assertions) { 300 } else { 600 };
+    descend(&data, &mut w, &mask, K, epochs, 1.0, 0.0, 2, |_, _| {});
+    let e1 = texel::error(&data, &w, K, 2);
+    let names = Params::default().names();
+    let worst = (0..w.len())
+        .filter(|&i| mask[i][0])
+        .map(|i| ((w[i][0] - truth[i][0]).abs(), names[i].clone()))
+        .fold(
+            (0.0f64, String::new()),
+            |a, b| if b.0 > a.0 { b } else { a },
+        );
+    println!(
+        "{moved} king-danger weights moved by 10-20; E {e0:.3e} -> {e1:.3e}; worst off by {:.2} ({})",
+        worst.0, worst.1
+    );
+    assert!(e1 < e0 / 1000.0, "E {e0} -> {e1}");
+    assert!(worst.0 < 1.0, "{} off by {}", worst.1, worst.0);
 }

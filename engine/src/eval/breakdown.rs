@@ -64,7 +64,7 @@ pub fn trace(pos: &Position) -> String {
             blend(w - b, phase, scale::SCALE_NORMAL)
         );
     }
-    let factor = scale::factor(pos, total.eg());
+    let factor = scale::factor(pos, total.mg(), total.eg());
     let c = complexity::value(p, &complexity::features(pos, &entry));
     let eg = complexity::adjust(total.eg(), c);
     let white = blend_parts(total.mg(), eg, phase, factor).clamp(-EVAL_LIMIT, EVAL_LIMIT);

@@ -36,10 +36,9 @@ pub struct EvalInfo<'a, T: Tracer = NoTrace> {
     pub attacked_by: [[u64; KIND_SLOTS]; 2],
     /// The king's square and its neighbours.
     pub king_zone: [u64; 2],
-    /// Pieces of a colour attacking the *enemy* king zone, their summed kind weights and the
-    /// zone squares they hit.
-    pub king_attackers: [i32; 2],
-    pub king_attack_weight: [i32; 2],
+    /// Pieces of a colour attacking the *enemy* king zone, by kind (`mobility::kind_slot`:
+    /// P N B R Q, pawns not counted), and the zone squares they hit (once per attacker).
+    pub king_attackers: [[i32; 5]; 2],
     pub king_zone_hits: [i32; 2],
     /// Each term per colour, from that colour's point of view.
     pub terms: [[Score; 2]; TERM_COUNT],
@@ -61,8 +60,7 @@ impl<'a, T: Tracer> EvalInfo<'a, T> {
             attacked: [0; 2],
             attacked_by: [[0; KIND_SLOTS]; 2],
             king_zone,
-            king_attackers: [0; 2],
-            king_attack_weight: [0; 2],
+            king_attackers: [[0; 5]; 2],
             king_zone_hits: [0; 2],
             terms: [[Score::ZERO; 2]; TERM_COUNT],
             tracer,

@@ -1,31 +1,17 @@
-//! King safety: pawn shelter and storm (from the pawn hash) and the attack on the king zone.
+//! King safety: pawn shelter and storm (from the pawn hash), and which pieces bear on a king
+//! (asked by the search and the lazy exit). The attack on the king zone is `danger`.
 //!
 //! Shelter: the king is credited with the better of its current file and the files it could
 //! still castle to, so an uncastled king is not punished for pawns it is about to hide behind.
-//!
-//! Attack: every piece hitting the enemy king zone adds its kind's weight; the sum is
-//! multiplied by a factor that grows with the number of attackers (one piece alone is rarely
-//! dangerous), zone hits and safe checking squares add more units, and the units go through a
-//! convex table, so the danger climbs steeply as attackers pile up. It only counts when the
-//! attacker has a queen or enough other material to mate with.
 
-use super::info::{king_zone, EvalInfo};
-use super::mobility::kind_slot;
-use super::params::{Params, KING_ATTACKERS_SCALE_ONE, KING_SAFETY_UNITS};
+use super::info::king_zone;
+use super::params::Params;
 use super::pawns::{PawnEntry, LONG_CASTLE_FILE, SHORT_CASTLE_FILE};
-use super::psqt;
 use super::score::Score;
-use super::term::Term;
 use super::tracer::Tracer;
 use crate::board::bitboard;
 use crate::board::{castle_rights, Position};
 use crate::types::{to64, Colour, Kind, Piece};
-
-/// Without a queen, an attack counts only with at least this much phase material (a rook is
-/// 2, a minor 1): two rooks and a minor, say.
-const KING_ATTACK_MIN_PHASE: i32 = 5;
-/// Most attackers the count-dependent multiplier distinguishes.
-const MAX_COUNTED_ATTACKERS: usize = 7;
 
 /// The file whose shelter `c`'s king is credited with: its own, or a castling file whose
 /// shelter is better in the middlegame.
@@ -93,54 +79,4 @@ pub fn piece_bears_on_king(pos: &Position, sq: crate::types::Square) -> bool {
         _ => 0,
     };
     reach & zone != 0
-}
-
-/// Phase weight of `c`'s pieces: how much mating material it has.
-fn attack_material(pos: &Position, c: Colour) -> i32 {
-    [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen]
-        .iter()
-        .map(|&k| psqt::phase_weight(k) * pos.count_of(c, k) as i32)
-        .sum()
-}
-
-/// Attack units for checks from squares the defender does not guard.
-fn safe_check_units<T: Tracer>(pos: &Position, p: &Params, info: &EvalInfo<T>, c: Colour) -> i32 {
-    let us = c.index();
-    let them = c.flip();
-    let ksq = pos.king(them);
-    let safe = !info.attacked[them.index()] & !info.occupied[us];
-    let by = &info.attacked_by[us];
-    let occupied = info.occupied[0] | info.occupied[1];
-    let from = to64(ksq);
-    let knight = bitboard::KNIGHT[from & 63];
-    let diagonal = bitboard::bishop(from, occupied);
-    let straight = bitboard::rook(from, occupied);
-    let count = |squares: u64, kind: Kind| {
-        (squares & by[kind as usize] & safe).count_ones() as i32
-            * p.king_safe_check[kind_slot(kind)].mg()
-    };
-    count(knight, Kind::Knight)
-        + count(diagonal, Kind::Bishop)
-        + count(straight, Kind::Rook)
-        + count(diagonal | straight, Kind::Queen)
-}
-
-pub(crate) fn evaluate<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>) {
-    for c in Colour::BOTH {
-        let us = c.index();
-        if info.king_attackers[us] == 0 {
-            continue;
-        }
-        if pos.count_of(c, Kind::Queen) == 0 && attack_material(pos, c) < KING_ATTACK_MIN_PHASE {
-            continue;
-        }
-        let attackers = (info.king_attackers[us] as usize).min(MAX_COUNTED_ATTACKERS);
-        let units = info.king_attack_weight[us] * p.king_attackers_scale[attackers].mg()
-            / KING_ATTACKERS_SCALE_ONE
-            + info.king_zone_hits[us] * p.king_zone_hit.mg()
-            + safe_check_units(pos, p, info, c);
-        let units = units.clamp(0, KING_SAFETY_UNITS as i32 - 1) as usize;
-        let danger = weight!(info.tracer, c, p, king_safety[units]);
-        info.add(Term::KingAttack, c, danger);
-    }
 }

@@ -1,13 +1,14 @@
 //! `EvalTrace`: one position's evaluation as counts of weights (through the `Coefficients`
 //! tracer, see `tracer`), so that the tuner can re-evaluate it under new weights with one
-//! sparse dot product, plus the features of the one non-linear step it re-applies after the
-//! sum (`complexity`).
+//! sparse dot product, plus the features of the two non-linear steps it re-applies: the king
+//! danger curve of each colour (`danger`), added to the sum, and complexity on the summed
+//! endgame half (`complexity`).
 
 use super::params::Params;
 use super::pawns::PawnEntry;
 use super::score::{s, Score};
 use super::tracer::Coefficients;
-use super::{blend_parts, collect, complexity, endgame, psq_sum, scale, EVAL_LIMIT};
+use super::{blend_parts, collect, complexity, danger, endgame, psq_sum, scale, EVAL_LIMIT};
 use crate::board::Position;
 use crate::types::Colour;
 
@@ -24,6 +25,10 @@ pub struct EvalTrace {
     /// The complexity features (`complexity::features`, weights `complexity::FIELDS`): they
     /// are not among `entries`, since complexity is applied to the summed endgame half.
     pub complexity: [i8; complexity::FEATURES],
+    /// The king-danger features of each colour's attack (`danger::features`, weights
+    /// `danger::FIELDS`; all 0 where the attack does not count), by colour index: the curve
+    /// is not linear, so they are not among `entries`.
+    pub king_danger: [[i16; danger::FEATURES]; 2],
     pub white_to_move: bool,
     /// The side to move's value when an endgame recogniser answers instead of the weights
     /// (then `entries` is empty): such positions teach the weights nothing.
@@ -39,6 +44,7 @@ impl EvalTrace {
                 phase: pos.phase(),
                 scale: scale::SCALE_NORMAL,
                 complexity: [0; complexity::FEATURES],
+                king_danger: [[0; danger::FEATURES]; 2],
                 white_to_move: pos.side_to_move() == Colour::White,
                 recognised: Some(r.value),
             };
@@ -47,9 +53,13 @@ impl EvalTrace {
         let entry = PawnEntry::compute_traced(pos, p, &mut tracer);
         let info = collect(pos, p, &entry, tracer);
         let total = psq_sum(pos, p) + info.balance();
-        let scale = scale::factor(pos, total.eg());
+        let scale = scale::factor(pos, total.mg(), total.eg());
         // Pawn counts, passers, distances and flags: all within an i8.
         let features = complexity::features(pos, &entry).map(|f| f as i8);
+        // Counts of pieces, squares and checks: all within an i16.
+        let king_danger = Colour::BOTH.map(|c| {
+            danger::features(pos, &info, c).map_or([0; danger::FEATURES], |f| f.map(|x| x as i16))
+        });
         let entries = info
             .tracer
             .counts
@@ -63,21 +73,39 @@ impl EvalTrace {
             phase: pos.phase(),
             scale,
             complexity: features,
+            king_danger,
             white_to_move: pos.side_to_move() == Colour::White,
             recognised: None,
         }
     }
 
-    /// White-relative middlegame and endgame sums under `weights` (flat order), before
-    /// complexity.
+    /// White-relative middlegame and endgame sums under `weights` (flat order), king danger
+    /// included, before complexity.
     pub fn sums(&self, weights: &[Score]) -> Score {
-        let (mut mg, mut eg) = (0i32, 0i32);
+        let danger = self.king_danger(weights);
+        let (mut mg, mut eg) = (danger.mg(), danger.eg());
         for &(i, n) in &self.entries {
             let w = weights[i as usize];
             mg += w.mg() * n as i32;
             eg += w.eg() * n as i32;
         }
         s(mg, eg)
+    }
+
+    /// The danger `d` of `c`'s attack under `weights` (flat order): `danger::value` on the
+    /// traced features.
+    pub fn danger(&self, weights: &[Score], c: Colour) -> i32 {
+        danger::OFFSETS
+            .iter()
+            .zip(self.king_danger[c.index()])
+            .map(|(&i, x)| weights[i].mg() * x as i32)
+            .sum()
+    }
+
+    /// The White-relative king-danger score under `weights`: White's gain minus Black's.
+    pub fn king_danger(&self, weights: &[Score]) -> Score {
+        danger::gain(self.danger(weights, Colour::White))
+            - danger::gain(self.danger(weights, Colour::Black))
     }
 
     /// The complexity under `weights` (flat order): `complexity::value` on the traced

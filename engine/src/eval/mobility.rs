@@ -47,8 +47,7 @@ pub(crate) fn scan<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>
                     info.attacked_by[us][$kind as usize] |= att;
                     let hits = att & zone;
                     if hits != 0 {
-                        info.king_attackers[us] += 1;
-                        info.king_attack_weight[us] += p.king_attack_weight[kind_slot($kind)].mg();
+                        info.king_attackers[us][kind_slot($kind)] += 1;
                         info.king_zone_hits[us] += hits.count_ones() as i32;
                     }
                 }

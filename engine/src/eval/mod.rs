@@ -12,7 +12,8 @@
 //!
 //! Submodules, one per concept: `params` (the weight table), `pawns` (pawn structure, shelter,
 //! pawn hash), `mobility` (the ray scan), `passed` (piece-dependent passed-pawn terms), `king`
-//! (shelter and attack), `pieces` (outposts, rooks, queens, trapped pieces), `imbalance`,
+//! (shelter, pieces bearing on a king), `danger` (the attack on the king as a smooth curve),
+//! `pieces` (outposts, rooks, queens, trapped pieces), `imbalance`,
 //! `threats`, `mopup` (mating a bare king), `complexity` (the endgame's winning chances),
 //! `scale` (drawish material), `term` (the terms
 //! `EvalInfo` sums), `breakdown` (the console's term-by-term `eval` breakdown), `tracer` (the
@@ -69,6 +70,7 @@ macro_rules! weight_times {
 pub mod breakdown;
 pub mod cache;
 pub mod complexity;
+pub mod danger;
 pub mod endgame;
 pub mod imbalance;
 pub mod info;
@@ -272,8 +274,8 @@ struct ScaleMemo([Option<i32>; 2]);
 
 impl ScaleMemo {
     #[inline]
-    fn factor(&mut self, pos: &Position, eg: i32) -> i32 {
-        let strong = scale::strong_side(eg);
+    fn factor(&mut self, pos: &Position, mg: i32, eg: i32) -> i32 {
+        let strong = scale::strong_side(mg, eg);
         *self.0[strong.index()].get_or_insert_with(|| scale::factor_for(pos, strong))
     }
 }
@@ -291,7 +293,7 @@ fn finish(
     let phase = pos.phase();
     // The strong side is the one the linear sum favours: complexity may bring the endgame
     // half to zero but never to the other side, so it names the same side or none.
-    let scale = scales.factor(pos, total.eg());
+    let scale = scales.factor(pos, total.mg(), total.eg());
     let eg = complexity::apply(pos, p, entry, total.eg());
     let v = blend_parts(total.mg(), eg, phase, scale);
     let v = v.clamp(-EVAL_LIMIT, EVAL_LIMIT);
@@ -414,7 +416,7 @@ fn fill<T: Tracer>(pos: &Position, p: &Params, terms: &PawnTerms, info: &mut Eva
     }
     mobility::scan(pos, p, info);
     passed::evaluate(pos, p, info);
-    king::evaluate(pos, p, info);
+    danger::evaluate(pos, p, info);
     pieces::evaluate(pos, p, info);
     imbalance::evaluate(pos, p, info);
     threats::evaluate(pos, p, info);

@@ -3,8 +3,9 @@
 //! Each entry is a middlegame/endgame `Score` or a fixed-size table of them. The evaluation reads
 //! the weights through the fields of `Params` (never through literals), and a tuner reads and
 //! writes all of them by name through `names`, `values`, `set_values`, `get` and `set`. Table
-//! entries are named `field[i]`. Weights that are counts rather than centipawns (king-attack
-//! units, scale multipliers) use only the middlegame half and leave the endgame half at zero.
+//! entries are named `field[i]`. Weights of a non-linear step use one half only and leave the
+//! other at zero: the king-danger weights (`danger`) their middlegame half, the complexity
+//! weights (`complexity`) their endgame half.
 //!
 //! Material values and square tables are weights like the others; `psqt` builds the board's
 //! incremental table from the built-in ones.
@@ -14,11 +15,6 @@ use super::score::Score;
 // re-exported here, and `Params::default()` (which returns them) is implemented in `eval`, so
 // that this file does not import the file that imports it.
 pub use super::weights::DEFAULT_PARAMS;
-
-/// Entries of the king-danger curve: attack units beyond the last entry use the last entry.
-pub const KING_SAFETY_UNITS: usize = 64;
-/// Denominator of the attacker-count multipliers in `king_attackers_scale`.
-pub const KING_ATTACKERS_SCALE_ONE: i32 = 64;
 
 /// A weight slot: a single score or a table of them.
 pub trait Slots {
@@ -294,17 +290,34 @@ params! {
     /// Per enemy piece that one of our pawns would attack after a safe push.
     pawn_push_threat: Score;
 
-    // ----- king safety: attack units (middlegame half only) -----
-    /// Units per piece of each kind attacking the enemy king zone (index by kind: P N B R Q).
-    king_attack_weight: [Score; 5];
-    /// Multiplier (/64) on the summed weights by the number of attackers.
-    king_attackers_scale: [Score; 8];
-    /// Units per attacked king-zone square (counted once per attacker).
-    king_zone_hit: Score;
-    /// Units per safe checking square, by kind of the checker (index by kind: P N B R Q).
-    king_safe_check: [Score; 5];
-    /// Danger, in centipawns, by attack units.
-    king_safety: [Score; KING_SAFETY_UNITS];
+    // ----- king danger (middlegame half only; `danger`): d = Σ weight · feature per
+    // attacking colour, worth max(d, 0)² / 720 in the middlegame, max(d, 0) / 20 in the
+    // endgame -----
+    /// Per knight attacking the enemy king zone.
+    king_danger_knights: Score;
+    /// Per bishop attacking the zone.
+    king_danger_bishops: Score;
+    /// Per rook attacking the zone.
+    king_danger_rooks: Score;
+    /// Per queen attacking the zone.
+    king_danger_queens: Score;
+    /// Per zone square hit, counted once per attacker.
+    king_danger_zone_hits: Score;
+    /// Per zone square we attack that the defender guards with nothing but its king or queen.
+    king_danger_weak_squares: Score;
+    /// Per safe knight check (a checking square the defender does not guard and we do not
+    /// occupy).
+    king_danger_knight_checks: Score;
+    /// Per safe bishop check.
+    king_danger_bishop_checks: Score;
+    /// Per safe rook check.
+    king_danger_rook_checks: Score;
+    /// Per safe queen check.
+    king_danger_queen_checks: Score;
+    /// The attacker has no queen.
+    king_danger_no_queen: Score;
+    /// Added once.
+    king_danger_base: Score;
 
     // ----- mop-up against a bare king (endgame half only) -----
     /// Per step the bare king stands nearer the edge.

@@ -62,19 +62,22 @@ pub(crate) fn bishop_colour(pos: &Position, c: Colour) -> Option<u8> {
         .map(|&sq| square_colour(sq))
 }
 
-/// The side that the endgame score `eg` (White-relative) favours, for `factor`.
+/// The side that a White-relative score favours, for `factor`: the endgame half's sign, or
+/// the middlegame half's when the endgame half is zero, so that a position and its mirror
+/// name mirrored sides (a drawish factor of the weaker side would otherwise zero the whole
+/// score of one of them). Both halves zero give zero whatever the factor.
 #[inline]
-pub fn strong_side(eg: i32) -> Colour {
-    if eg > 0 {
+pub fn strong_side(mg: i32, eg: i32) -> Colour {
+    if eg > 0 || (eg == 0 && mg > 0) {
         Colour::White
     } else {
         Colour::Black
     }
 }
 
-/// The scale factor for the side that the endgame score `eg` (White-relative) favours.
-pub fn factor(pos: &Position, eg: i32) -> i32 {
-    factor_for(pos, strong_side(eg))
+/// The scale factor for the side that the White-relative score `mg`, `eg` favours.
+pub fn factor(pos: &Position, mg: i32, eg: i32) -> i32 {
+    factor_for(pos, strong_side(mg, eg))
 }
 
 /// The scale factor for `strong`'s endgame advantage.

@@ -7,15 +7,15 @@
 //! counts give back the evaluation exactly (`linear::EvalTrace::value`), and a tuner can evaluate
 //! millions of positions under new weights with one sparse dot product each.
 //!
-//! The complexity step on the summed endgame half is not linear either, but its features are
-//! traced apart (`linear::EvalTrace::complexity`) and re-applied under new weights, so the
-//! tuner moves its weights by their true gradient.
+//! Two steps are not linear: the king-danger curve (`danger`) and the complexity step on the
+//! summed endgame half (`complexity`). Their features are traced apart
+//! (`linear::EvalTrace::king_danger`, `linear::EvalTrace::complexity`) and the steps
+//! re-applied under new weights, so the tuner moves their weights by their true gradient.
 //!
-//! What is not linear is held fixed at the weights the trace was taken with: the attack units
-//! that pick the king-danger entry (`king_attack_weight`, `king_attackers_scale`,
-//! `king_zone_hit`, `king_safe_check`), the choice of shelter file, and the scale factor.
+//! What is held fixed at the weights the trace was taken with: the choice of shelter file and
+//! the scale factor.
 
-use super::params::{Field, PARAM_COUNT};
+use super::params::PARAM_COUNT;
 use crate::types::Colour;
 
 /// Receives every use of a weight.
@@ -59,20 +59,4 @@ impl Tracer for Coefficients {
             Colour::Black => self.counts[index] -= count,
         }
     }
-}
-
-/// Weights that the trace holds fixed (they choose which linear weight applies rather than
-/// adding themselves): the gradient tuner leaves them alone, the particle swarm may move them.
-pub const NONLINEAR_FIELDS: [Field; 4] = [
-    Field::king_attack_weight,
-    Field::king_attackers_scale,
-    Field::king_zone_hit,
-    Field::king_safe_check,
-];
-
-/// True when weight number `index` is one of `NONLINEAR_FIELDS`.
-pub fn is_nonlinear(index: usize) -> bool {
-    NONLINEAR_FIELDS
-        .iter()
-        .any(|f| (f.offset()..f.offset() + f.slots()).contains(&index))
 }

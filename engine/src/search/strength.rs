@@ -204,10 +204,18 @@ impl Level {
                     zero(&mut p.shelter_side_file);
                     zero(&mut p.storm);
                     zero(&mut p.storm_blocked);
-                    zero(&mut p.king_attack_weight);
-                    zero(&mut p.king_zone_hit);
-                    zero(&mut p.king_safe_check);
-                    zero(&mut p.king_safety);
+                    zero(&mut p.king_danger_knights);
+                    zero(&mut p.king_danger_bishops);
+                    zero(&mut p.king_danger_rooks);
+                    zero(&mut p.king_danger_queens);
+                    zero(&mut p.king_danger_zone_hits);
+                    zero(&mut p.king_danger_weak_squares);
+                    zero(&mut p.king_danger_knight_checks);
+                    zero(&mut p.king_danger_bishop_checks);
+                    zero(&mut p.king_danger_rook_checks);
+                    zero(&mut p.king_danger_queen_checks);
+                    zero(&mut p.king_danger_no_queen);
+                    zero(&mut p.king_danger_base);
                 }
                 Knowledge::Mobility => {
                     zero(&mut p.knight_mobility);

@@ -17,8 +17,6 @@ pub struct Sample {
     /// The search score the position was labelled with (`ce`, centipawns, White's side),
     /// when the data carries one.
     pub score: Option<f64>,
-    /// The position's FEN, kept only for samples that the particle swarm evaluates in full.
-    pub fen: Option<String>,
 }
 
 /// A game result from White's side, read from the text after the position.
@@ -100,12 +98,10 @@ pub struct ReadStats {
 
 /// Reads every labelled line of `input`, tracing with `params` on `threads` threads; lines
 /// that cannot be read, and positions an endgame recogniser values, are counted as skipped.
-/// FENs are kept for every `keep_fen_every`-th sample (0: none).
 pub fn read(
     input: impl BufRead,
     params: &Params,
     threads: usize,
-    keep_fen_every: usize,
     limit: usize,
 ) -> std::io::Result<(Vec<Sample>, ReadStats)> {
     let mut lines = Vec::new();
@@ -126,12 +122,10 @@ pub fn read(
     let parts: Vec<Vec<Option<Sample>>> = std::thread::scope(|scope| {
         let handles: Vec<_> = lines
             .chunks(chunk)
-            .enumerate()
-            .map(|(k, part)| {
+            .map(|part| {
                 scope.spawn(move || {
                     part.iter()
-                        .enumerate()
-                        .map(|(i, line)| {
+                        .map(|line| {
                             let (pos, result) = parse_line(line)?;
                             let trace = EvalTrace::of(&pos, params);
                             // A recognised ending's value does not come from the weights (the
@@ -139,13 +133,10 @@ pub fn read(
                             if trace.recognised.is_some() {
                                 return None;
                             }
-                            let index = k * chunk + i;
-                            let keep = keep_fen_every > 0 && index % keep_fen_every == 0;
                             Some(Sample {
                                 trace,
                                 result,
                                 score: parse_score(line),
-                                fen: keep.then(|| pos.to_fen()),
                             })
                         })
                         .collect()

@@ -4,10 +4,10 @@
 //! weights its evaluation used, so the evaluation under any linear weights is a sparse dot
 //! product and an epoch over a million positions takes a fraction of a second. K, the scale
 //! that turns centipawns into an expected result, is fitted first and then held. Two methods:
-//! - `gradient`: full-batch Adam on every linear weight (or the `--fields` chosen);
-//! - `pso`: a particle swarm over the chosen fields — by default the attack-unit weights the
-//!   trace holds fixed, which it evaluates in full on a sample of the positions; over linear
-//!   fields it uses the traces, so the two methods can be compared on the same weights.
+//! - `gradient`: full-batch Adam on every weight (or the `--fields` chosen), through the
+//!   king-danger curve and the complexity step;
+//! - `pso`: a particle swarm over the chosen fields (by default the king-danger weights) on
+//!   the same traced error, so the two methods can be compared on the same weights.
 //!
 //! The result is printed as a report (error on the training and the held-back validation
 //! positions before and after, per-field changes, time per epoch) and, with `--out`, written
@@ -28,10 +28,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use data::Sample;
 use squall::eval::complexity::is_complexity;
+use squall::eval::danger::{self, is_king_danger};
 use squall::eval::params::{Params, DEFAULT_PARAMS, FIELD_LENS};
-use squall::eval::tracer::{is_nonlinear, NONLINEAR_FIELDS};
-use squall::eval::Evaluator;
-use squall::Position;
 use texel::{sigmoid, Weights};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -47,7 +45,7 @@ pub struct TuneArgs {
     /// White's side).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
-    /// Gradient descent (Adam) on the linear weights, or a particle swarm.
+    /// Gradient descent (Adam) on the weights, or a particle swarm.
     #[arg(long, value_enum, default_value_t = Method::Gradient)]
     pub method: Method,
     /// Epochs of gradient descent, or iterations of the swarm.
@@ -74,8 +72,8 @@ pub struct TuneArgs {
     /// Use this K instead of fitting it.
     #[arg(long)]
     pub k: Option<f64>,
-    /// Comma-separated `Params` fields to tune (default: every linear field for `gradient`,
-    /// the attack-unit fields for `pso`).
+    /// Comma-separated `Params` fields to tune (default: every field for `gradient`, the
+    /// king-danger fields for `pso`).
     #[arg(long)]
     pub fields: Option<String>,
     /// Worker threads (default: every core).
@@ -87,9 +85,6 @@ pub struct TuneArgs {
     /// Particles in the swarm.
     #[arg(long, default_value_t = 24)]
     pub particles: usize,
-    /// Positions the swarm evaluates in full when it moves non-linear weights.
-    #[arg(long, default_value_t = 20_000)]
-    pub pso_sample: usize,
     /// Seed of the validation split and the swarm.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -123,7 +118,9 @@ fn blend_targets(samples: &mut [Sample], k: f64, lambda: f64) -> usize {
 /// Which weight halves a method may move.
 pub type Mask = Vec<[bool; 2]>;
 
-/// The mask of `fields` (all linear fields when `None`); an unknown name is an error.
+/// The mask of `fields` (the method's default fields when `None`); an unknown name is an
+/// error. Only the half a weight uses is allowed: the middlegame half of a king-danger
+/// weight, the endgame half of a complexity weight.
 pub fn field_mask(fields: Option<&str>, method: Method) -> Result<Mask, String> {
     let names: Vec<&str> = match fields {
         Some(list) => list
@@ -133,7 +130,7 @@ pub fn field_mask(fields: Option<&str>, method: Method) -> Result<Mask, String> 
             .collect(),
         None => match method {
             Method::Gradient => Params::FIELDS.to_vec(),
-            Method::Pso => NONLINEAR_FIELDS
+            Method::Pso => danger::FIELDS
                 .iter()
                 .map(|f| Params::FIELDS[*f as usize])
                 .collect(),
@@ -153,14 +150,7 @@ pub fn field_mask(fields: Option<&str>, method: Method) -> Result<Mask, String> 
         let start = mask.len();
         for j in 0..len {
             let index = start + j;
-            let nonlinear = is_nonlinear(index);
-            // Attack units are counts held in the middlegame half; gradient descent cannot
-            // see them at all. Complexity uses only the endgame half.
-            let allowed = match method {
-                Method::Gradient => on && !nonlinear,
-                Method::Pso => on,
-            };
-            mask.push([allowed && !is_complexity(index), allowed && !nonlinear]);
+            mask.push([on && !is_complexity(index), on && !is_king_danger(index)]);
         }
     }
     Ok(mask)
@@ -177,35 +167,6 @@ fn to_params(w: &[[f64; 2]]) -> Params {
     let mut p = DEFAULT_PARAMS;
     let _ = p.set_values(&texel::rounded(w));
     p
-}
-
-/// Texel's error of the full evaluation with `p` over `positions` (for non-linear weights).
-pub fn full_error(positions: &[(Position, f64)], p: &Params, k: f64, threads: usize) -> f64 {
-    let chunk = positions.len().div_ceil(threads.max(1)).max(1);
-    let sum: f64 = std::thread::scope(|scope| {
-        let handles: Vec<_> = positions
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    let mut ev = Evaluator::with_params(p.clone());
-                    part.iter()
-                        .map(|(pos, r)| {
-                            let v = ev.evaluate_full(pos) as f64;
-                            let q = if pos.side_to_move() == squall::types::Colour::White {
-                                v
-                            } else {
-                                -v
-                            };
-                            let d = r - sigmoid(k, q);
-                            d * d
-                        })
-                        .sum::<f64>()
-                })
-            })
-            .collect();
-        handles.into_iter().filter_map(|h| h.join().ok()).sum()
-    });
-    sum / positions.len().max(1) as f64
 }
 
 /// Gradient descent with Adam on the halves `mask` allows; returns the seconds per epoch.
@@ -238,12 +199,10 @@ pub fn descend(
     start.elapsed().as_secs_f64() / epochs.max(1) as f64
 }
 
-/// Moves the halves that `mask` allows by a particle swarm; with only linear halves the
-/// fitness is the traced error on `train`, otherwise the full evaluation's on `full`.
-#[allow(clippy::too_many_arguments)]
+/// Moves the halves that `mask` allows by a particle swarm; the fitness is the traced error
+/// on `train`.
 pub fn swarm(
     train: &[Sample],
-    full: &[(Position, f64)],
     w: &mut Weights,
     mask: &Mask,
     k: f64,
@@ -255,7 +214,6 @@ pub fn swarm(
         .flat_map(|i| (0..2).map(move |h| (i, h)))
         .filter(|&(i, h)| mask[i][h])
         .collect();
-    let linear = slots.iter().all(|&(i, _)| !is_nonlinear(i));
     let dims: Vec<pso::Dim> = slots
         .iter()
         .map(|&(i, h)| {
@@ -281,14 +239,7 @@ pub fn swarm(
     let (best, _) = pso::minimise(
         &dims,
         config,
-        |x| {
-            let t = place(x);
-            if linear {
-                texel::error(train, &t, k, threads)
-            } else {
-                full_error(full, &to_params(&t), k, threads)
-            }
-        },
+        |x| texel::error(train, &place(x), k, threads),
         progress,
     );
     *w = place(&best);
@@ -315,12 +266,7 @@ fn field_changes(before: &[[f64; 2]], after: &[[f64; 2]]) -> Vec<(String, f64, f
 /// `squall tune`.
 /// Reads and traces every labelled file of `paths`; `None` after printing the error when one
 /// cannot be read.
-fn read_files(
-    paths: &[PathBuf],
-    threads: usize,
-    keep_fens: bool,
-    limit: usize,
-) -> Option<Vec<Sample>> {
+fn read_files(paths: &[PathBuf], threads: usize, limit: usize) -> Option<Vec<Sample>> {
     let mut samples = Vec::new();
     for path in paths {
         let file = match std::fs::File::open(path) {
@@ -331,13 +277,7 @@ fn read_files(
             }
         };
         let limit = if limit == 0 { usize::MAX } else { limit };
-        match data::read(
-            BufReader::new(file),
-            &DEFAULT_PARAMS,
-            threads,
-            usize::from(keep_fens),
-            limit,
-        ) {
+        match data::read(BufReader::new(file), &DEFAULT_PARAMS, threads, limit) {
             Ok((s, stats)) => {
                 println!(
                     "{}: {} lines, {} positions, {} skipped",
@@ -369,13 +309,11 @@ pub fn run(args: &TuneArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let full_eval =
-        args.method == Method::Pso && (0..mask.len()).any(|i| mask[i][0] && is_nonlinear(i));
     let started = Instant::now();
-    let Some(mut samples) = read_files(&args.data, threads, full_eval, args.limit) else {
+    let Some(mut samples) = read_files(&args.data, threads, args.limit) else {
         return ExitCode::from(2);
     };
-    let Some(mut held_out) = read_files(&args.validation_data, threads, false, args.limit) else {
+    let Some(mut held_out) = read_files(&args.validation_data, threads, args.limit) else {
         return ExitCode::from(2);
     };
     if samples.len() < 10 {
@@ -448,33 +386,18 @@ pub fn run(args: &TuneArgs) -> ExitCode {
             )
         }
         Method::Pso => {
-            let stride = (train.len() / args.pso_sample.max(1)).max(1);
-            let full: Vec<(Position, f64)> = train
-                .iter()
-                .step_by(stride)
-                .filter_map(|s| {
-                    let fen = s.fen.as_ref()?;
-                    Some((Position::from_fen(fen).ok()?, s.result))
-                })
-                .collect();
-            if full_eval {
-                println!("swarm evaluates {} positions in full", full.len());
-            }
             let config = pso::Config {
                 particles: args.particles,
                 iterations: args.epochs,
                 seed: args.seed,
             };
-            swarm(train, &full, &mut w, &mask, k, config, threads, |it, f| {
+            swarm(train, &mut w, &mask, k, config, threads, |it, f| {
                 println!("iteration {it}: best E {f:.6}")
             })
         }
     };
     let (train1, valid1) = report_error(&w);
     println!("after: E train {train1:.6}, validation {valid1:.6}");
-    if full_eval {
-        println!("(non-linear weights moved: the traced errors above hold the attack units of the old weights; the swarm's own figure is the full evaluation's)");
-    }
     println!("time per epoch: {:.3} s ({threads} threads)", per_epoch);
     println!("largest changes (mean |change| per entry, mg / eg):");
     for (name, mg, eg) in field_changes(&before, &w).iter().take(25) {
@@ -505,6 +428,7 @@ pub fn run(args: &TuneArgs) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use squall::Position;
 
     #[test]
     fn lambda_blends_only_samples_with_a_score() {
@@ -513,7 +437,6 @@ mod tests {
             trace: squall::eval::linear::EvalTrace::of(&pos, &DEFAULT_PARAMS),
             result: 1.0,
             score,
-            fen: None,
         };
         let mut samples = vec![sample(Some(0.0)), sample(None)];
         assert_eq!(blend_targets(&mut samples, 1.0, 1.0), 0);

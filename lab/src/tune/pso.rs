@@ -1,7 +1,7 @@
 //! A particle swarm (MadChess 3.0 minimised Texel's error this way): a set of candidate
 //! weight vectors flies through weight space, each pulled toward the best point it has seen
-//! and the best any has seen. It needs no gradient, so it can move the weights the trace holds
-//! fixed (the attack units behind the king-danger curve), evaluating those in full.
+//! and the best any has seen. It needs no gradient; `tune --method pso` runs it on the traced
+//! error, so it can be compared with gradient descent on the same weights.
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -6,15 +6,21 @@
 //! order of `Params::names`; `q` is the traced evaluation from White's side with the phase
 //! blend and the scale factor the position had, without the engine's integer rounding.
 //!
+//! Each colour's king danger `d = Σ w_k·f_k` over its traced features
+//! (`squall::eval::danger`, middlegame halves) adds `max(d, 0)²/720` to that colour's
+//! middlegame half and `max(d, 0)/20` to its endgame half (real numbers here, integer
+//! divisions in the engine), so where `d > 0`, `∂mg/∂w_k = ±2d/720·f_k` and
+//! `∂eg/∂w_k = ±f_k/20` (+ for White), and 0 where `d ≤ 0`.
+//!
 //! The endgame half passes through the complexity step before the blend,
 //! `eg' = eg + sign(eg)·max(c, −|eg|)` with `c = Σ w_j·f_j` over the traced complexity
 //! features (`squall::eval::complexity`), and the gradient follows it: where the cap does
 //! not bite, `∂eg'/∂eg = 1` and `∂eg'/∂w_j = sign(eg)·f_j`; where it does, `eg' = 0` and both
 //! are 0. The scale factor stays the position's constant.
 
-use squall::eval::complexity;
 use squall::eval::psqt::PHASE_TOTAL;
 use squall::eval::scale::SCALE_NORMAL;
+use squall::eval::{complexity, danger};
 
 use super::data::Sample;
 
@@ -40,6 +46,21 @@ pub struct Eval {
     pub eg_slope: f64,
     /// ∂eg'/∂c: sign(eg), or 0 where the cap holds.
     pub complexity_slope: f64,
+    /// Each colour's king danger `max(d, 0)`, by colour index.
+    pub danger: [f64; 2],
+}
+
+/// The king danger `max(d, 0)` of each colour's traced features under `w`.
+#[inline]
+fn king_danger(s: &Sample, w: &[[f64; 2]]) -> [f64; 2] {
+    s.trace.king_danger.map(|f| {
+        danger::OFFSETS
+            .iter()
+            .zip(f)
+            .map(|(&i, x)| w[i][0] * x as f64)
+            .sum::<f64>()
+            .max(0.0)
+    })
 }
 
 /// The complexity step on real numbers: `eg'` and its two slopes (see the module comment).
@@ -71,6 +92,10 @@ pub fn evaluate(s: &Sample, w: &[[f64; 2]]) -> Eval {
         mg += v[0] * n as f64;
         eg += v[1] * n as f64;
     }
+    let danger = king_danger(s, w);
+    let (mg_div, eg_div) = (danger::MG_DIVISOR as f64, danger::EG_DIVISOR as f64);
+    mg += (danger[0] * danger[0] - danger[1] * danger[1]) / mg_div;
+    eg += (danger[0] - danger[1]) / eg_div;
     let c: f64 = complexity::OFFSETS
         .iter()
         .zip(s.trace.complexity)
@@ -85,6 +110,7 @@ pub fn evaluate(s: &Sample, w: &[[f64; 2]]) -> Eval {
         eg_factor,
         eg_slope,
         complexity_slope,
+        danger,
     }
 }
 
@@ -207,6 +233,18 @@ pub fn gradient(samples: &[Sample], w: &[[f64; 2]], k: f64, threads: usize) -> W
                     g[i as usize][0] += x * mg;
                     g[i as usize][1] += x * eg;
                 }
+                // Through the king-danger curve: ±(2d/720 · mg + 1/20 · eg) per feature.
+                for (colour, (&d, f)) in e.danger.iter().zip(&s.trace.king_danger).enumerate() {
+                    if d > 0.0 {
+                        let sign = if colour == 0 { 1.0 } else { -1.0 };
+                        let by_f = sign
+                            * (mg * 2.0 * d / danger::MG_DIVISOR as f64
+                                + eg / danger::EG_DIVISOR as f64);
+                        for (&i, x) in danger::OFFSETS.iter().zip(f) {
+                            g[i][0] += by_f * *x as f64;
+                        }
+                    }
+                }
                 let by_c = dq * e.eg_factor * e.complexity_slope;
                 if by_c != 0.0 {
                     for (&i, x) in complexity::OFFSETS.iter().zip(s.trace.complexity) {
@@ -280,6 +318,7 @@ mod tests {
     use super::*;
     use crate::tune::data;
     use squall::eval::params::{Field, DEFAULT_PARAMS};
+    use squall::types::Colour;
 
     /// Suite positions (WAC and the endgame starts, all from games or studies) with labels
     /// that depend only on their order: the check is of the derivative, not of a fit.
@@ -298,13 +337,15 @@ mod tests {
             let result = ["0.0", "0.5", "1.0"][n % 3];
             lines.push_str(&format!("{} [{result}]\n", fen.join(" ")));
         }
-        let (s, _) = data::read(lines.as_bytes(), &DEFAULT_PARAMS, 1, 0, usize::MAX).expect("read");
+        let (s, _) = data::read(lines.as_bytes(), &DEFAULT_PARAMS, 1, usize::MAX).expect("read");
         s
     }
 
     /// The built-in weights with complexity weights large enough that the cap holds in some
-    /// positions, and every half moved by an irregular fraction so that no position sits
-    /// exactly on the cap's kink (integer weights put `c + |eg|` on integers, often at 0).
+    /// positions, a king-danger base low enough that weak attacks stay at the curve's floor
+    /// (with the built-in weights every attack that counts is above it), and every half moved
+    /// by an irregular fraction so that no position sits exactly on a kink (integer weights
+    /// put `c + |eg|` and `d` on integers, often at 0).
     fn weights() -> Weights {
         let mut w: Weights = DEFAULT_PARAMS
             .values()
@@ -315,6 +356,7 @@ mod tests {
         for (f, v) in complexity::FIELDS.iter().zip(complexity) {
             w[f.offset()][1] = v;
         }
+        w[Field::king_danger_base.offset()][0] = -250.0;
         for (i, x) in w.iter_mut().enumerate() {
             let frac = ((i as f64 + 1.0) * std::f64::consts::SQRT_2).fract() - 0.5;
             x[0] += frac * 0.37;
@@ -332,8 +374,9 @@ mod tests {
         assert_eq!(complexity_step(0.0, 30.0), (0.0, 1.0, 0.0));
     }
 
-    /// The traced evaluation under integer weights is the engine's (before its rounding),
-    /// complexity included, so `evaluate` re-applies the step as the engine does.
+    /// The traced evaluation under integer weights is the engine's without its integer
+    /// divisions, king danger and complexity included, so `evaluate` re-applies both steps
+    /// as the engine does.
     #[test]
     fn evaluate_matches_the_integer_trace() {
         let w: Weights = weights()
@@ -347,17 +390,36 @@ mod tests {
         }
     }
 
-    /// The engine's blend without its integer divisions.
+    /// The engine's evaluation without its integer divisions: the linear sums from the
+    /// trace, each colour's danger from `EvalTrace::danger`, the curve and the blend on reals.
     fn blend_real(s: &Sample, scores: &[squall::eval::score::Score]) -> f64 {
-        let total = s.trace.sums(scores);
-        let eg = complexity::adjust(total.eg(), s.trace.complexity(scores)) as f64;
+        let linear = s.trace.sums(scores) - s.trace.king_danger(scores);
+        let d = [Colour::White, Colour::Black].map(|c| s.trace.danger(scores, c).max(0) as f64);
+        let mg = linear.mg() as f64 + (d[0] * d[0] - d[1] * d[1]) / danger::MG_DIVISOR as f64;
+        let eg = linear.eg() as f64 + (d[0] - d[1]) / danger::EG_DIVISOR as f64;
+        let (eg, _, _) = complexity_step(eg, s.trace.complexity(scores) as f64);
         let phase = s.trace.phase as f64 / PHASE_TOTAL as f64;
-        total.mg() as f64 * phase + eg * (1.0 - phase) * s.trace.scale as f64 / SCALE_NORMAL as f64
+        mg * phase + eg * (1.0 - phase) * s.trace.scale as f64 / SCALE_NORMAL as f64
+    }
+
+    /// The integer trace applies the engine's curve: `danger::gain` of each colour's danger.
+    #[test]
+    fn trace_applies_the_integer_curve() {
+        let scores = DEFAULT_PARAMS.values();
+        let mut attacked = 0;
+        for s in samples() {
+            let gains =
+                [Colour::White, Colour::Black].map(|c| danger::gain(s.trace.danger(&scores, c)));
+            assert_eq!(s.trace.king_danger(&scores), gains[0] - gains[1]);
+            attacked += gains.iter().filter(|g| g.mg() > 0).count();
+        }
+        assert!(attacked > 50, "{attacked} attacks worth something");
     }
 
     /// The analytic gradient equals central finite differences of the error, for every
-    /// complexity weight and for linear weights of both halves, with the cap holding in some
-    /// positions and not in others.
+    /// complexity and king-danger weight and for linear weights of both halves, with the cap
+    /// holding in some positions and not in others, and the danger above its floor in some
+    /// attacks and at it in others.
     #[test]
     fn gradient_matches_finite_differences() {
         let samples = samples();
@@ -376,13 +438,32 @@ mod tests {
             }
         }
         assert!(capped >= 10 && free >= 100, "capped {capped}, free {free}");
+        // King danger: above the floor in some attacks, at it in others.
+        let (mut above, mut floored) = (0, 0);
+        for s in &samples {
+            let e = evaluate(s, &w);
+            for (d, f) in e.danger.iter().zip(&s.trace.king_danger) {
+                if *d > 0.0 {
+                    above += 1;
+                } else if f.iter().any(|&x| x != 0) {
+                    floored += 1;
+                }
+            }
+        }
+        assert!(
+            above >= 50 && floored >= 50,
+            "danger above 0 in {above}, floored in {floored}"
+        );
         println!(
-            "{} samples: cap holds in {capped}, free in {free}",
+            "{} samples: cap holds in {capped}, free in {free}; danger above 0 in {above}, floored in {floored}",
             samples.len()
         );
         let g = gradient(&samples, &w, k, 1);
-        let mut checked: Vec<(usize, usize)> =
-            complexity::FIELDS.iter().map(|f| (f.offset(), 1)).collect();
+        let mut checked: Vec<(usize, usize)> = complexity::FIELDS
+            .iter()
+            .map(|f| (f.offset(), 1))
+            .chain(danger::FIELDS.iter().map(|f| (f.offset(), 0)))
+            .collect();
         for (f, j, h) in [
             (Field::material, 0, 0),
             (Field::material, 0, 1),
@@ -410,9 +491,13 @@ mod tests {
             );
             println!("weight {i} half {h}: analytic {analytic:.6e}, numeric {numeric:.6e}");
         }
-        // The unused middlegame halves of the complexity weights get no gradient.
+        // The unused halves get no gradient: the complexity weights' middlegame halves, the
+        // king-danger weights' endgame halves.
         for f in complexity::FIELDS {
             assert_eq!(g[f.offset()][0], 0.0);
+        }
+        for f in danger::FIELDS {
+            assert_eq!(g[f.offset()][1], 0.0);
         }
     }
 }
