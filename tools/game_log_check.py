@@ -8,7 +8,8 @@ against issue #50's strict-mode rules, per engine:
     formula, tools/clock_overrun.py, with its Move Overhead): the log's times are python-chess's,
     so they include the pipe and the runner's scheduling;
   - the lowest clock the engine was given (`wtime`/`btime` of its own side).
-usage: python3 tools/game_log_check.py LOG.w1 [LOG.w2 ...] [--overhead 30]
+usage: python3 tools/game_log_check.py LOG.w1 [LOG.w2 ...] [--overhead 30] [--base MS]
+(--base: the time control's base time; searches given less than a tenth of it are counted)
 """
 import argparse
 import datetime
@@ -57,7 +58,7 @@ class Engine:
         self.search = None           # (go time, board, clock ms, hard ms, info lines)
 
 
-def check(paths, overhead):
+def check(paths, overhead, base):
     stats = defaultdict(lambda: defaultdict(int))
     overruns = defaultdict(list)
     examples = defaultdict(list)
@@ -84,6 +85,8 @@ def check(paths, overhead):
                 hard = hard_ms(clock, inc, go_field(words, "movestogo"), overhead) if clock else None
                 if clock is not None:
                     lowest[e.name] = min(lowest[e.name], clock)
+                    if base and clock < base / 10:
+                        stats[e.name]["given under a tenth of the base"] += 1
                 e.search = (t, board, clock, hard, [])
             elif way == ">>" and text.startswith("info") and e.search:
                 words = text.split()
@@ -129,11 +132,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("logs", nargs="+", type=Path)
     ap.add_argument("--overhead", type=int, default=30, help="the engine's Move Overhead (ms)")
+    ap.add_argument("--base", type=int, default=0, help="base time of the time control (ms)")
     args = ap.parse_args()
-    stats, overruns, examples, lowest = check(args.logs, args.overhead)
+    stats, overruns, examples, lowest = check(args.logs, args.overhead, args.base)
     for name, st in stats.items():
         print(f"{name}: {st['searches']} searches; lowest clock given {lowest[name]} ms")
-        for key in ("no scored info", "bestmove not the PV's first move", "mate PVs checked",
+        for key in ("given under a tenth of the base", "no scored info", "bestmove not the PV's first move", "mate PVs checked",
                     "mate PVs that do not mate"):
             print(f"  {key}: {st[key]}")
         o = sorted(overruns[name])
