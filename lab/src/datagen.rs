@@ -101,11 +101,40 @@ struct Played {
 }
 
 /// The end positions of every readable opening line (a line the reader rejects is reported
-/// on stderr and skipped). Shared with `squall imbalance`.
+/// on stderr and skipped): a PGN's games, or an EPD/FEN file's positions (`.epd`, `.fen`; the
+/// FEN fields of each line), Chess960 starts included. Shared with `squall imbalance`.
 pub fn read_openings(path: &Path) -> Result<Vec<Position>, String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let name = path.display().to_string();
     let mut out = Vec::new();
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if ext.eq_ignore_ascii_case("epd") || ext.eq_ignore_ascii_case("fen") {
+        for (i, line) in BufReader::new(file).lines().enumerate() {
+            let line = line.map_err(|e| format!("{name}: {e}"))?;
+            // Four FEN fields and the clocks if given; EPD operations after them are ignored.
+            let fields: Vec<&str> = line
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .collect();
+            if fields.is_empty() || fields[0].starts_with('#') {
+                continue;
+            }
+            let mut n = fields.len().min(4);
+            while n < 6 && n < fields.len() && fields[n].parse::<u32>().is_ok() {
+                n += 1;
+            }
+            match Position::from_fen_auto(&fields[..n].join(" ")) {
+                Ok(pos) => out.push(pos),
+                Err(e) => eprintln!("skipped opening: {name} line {}: {e}", i + 1),
+            }
+        }
+        if out.is_empty() {
+            return Err(format!("{name}: no positions"));
+        }
+        return Ok(out);
+    }
     for game in PgnReader::new(BufReader::new(file), &name) {
         match game {
             Ok(g) => {

@@ -73,3 +73,28 @@ fn same_seed_same_file_and_resume_after_a_kill() {
     assert!(positions > 20, "{positions}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Chess960 starts from an EPD file (the perft table's first lines, EPD operations after the
+/// FEN): the games play, and every written line reads back as a labelled position.
+#[test]
+fn chess960_starts_from_an_epd_file() {
+    let dir = std::env::temp_dir().join(format!("squall-datagen960-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let openings = dir.join("starts.epd");
+    std::fs::write(
+        &openings,
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1 ;D1 20 ;D2 400\n\
+         # a comment line\n\
+         rkrqbbnn/pppppppp/8/8/8/8/PPPPPPPP/RKRQBBNN w CAca - 0 1 ;D1 20\n",
+    )
+    .expect("openings");
+    let out = dir.join("a.epd");
+    datagen(&out, &openings, 2, 1);
+    let text = std::fs::read_to_string(&out).expect("a");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(lines.len() > 10, "{text}");
+    for line in lines {
+        assert!(squall_lab::tune::data::parse_line(line).is_some(), "{line}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -69,7 +69,8 @@ pub fn parse_line(line: &str) -> Option<(Position, f64)> {
     } else {
         format!("{} 0 1", fields[..4].join(" "))
     };
-    let pos = Position::from_fen(&fen).ok()?;
+    // Chess960 positions (datagen from Chess960 starts) parse too.
+    let pos = Position::from_fen_auto(&fen).ok()?;
     let rest = fields[n..].join(" ");
     let result = parse_result(&rest)?;
     Some((pos, result))
