@@ -77,7 +77,8 @@ pub struct DatagenArgs {
     /// Seed of the opening choice and the random plies.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Opening lines (PGN); each game starts at the end of one.
+    /// Opening lines (PGN) or start positions (EPD/FEN, Chess960 too); each game starts at
+    /// the end of one.
     #[arg(long, default_value = DEFAULT_OPENINGS)]
     pub openings: PathBuf,
     /// Random legal plies played after the opening line.
