@@ -3,8 +3,8 @@
 //! `evaluate_full` exactly, the evaluation stays colour-symmetric, and the term does move
 //! endgame scores, never across zero.
 
-use rand_xoshiro::rand_core::{RngCore, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+mod common;
+
 use squall::eval::complexity;
 use squall::eval::linear::EvalTrace;
 use squall::eval::params::{Params, DEFAULT_PARAMS};
@@ -29,26 +29,7 @@ fn params() -> Params {
 /// Positions along seeded random games that capture half the time, so that most reach an
 /// endgame.
 fn positions() -> Vec<Position> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
-    let mut out = Vec::new();
-    for _ in 0..GAMES {
-        let mut p = Position::startpos();
-        for _ in 0..MAX_PLIES {
-            let moves = p.legal_moves();
-            if moves.is_empty() || p.is_fifty_move_draw() {
-                break;
-            }
-            let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
-            let m = if !captures.is_empty() && rng.next_u64() % 2 == 0 {
-                *captures[(rng.next_u64() % captures.len() as u64) as usize]
-            } else {
-                moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]
-            };
-            p.make(m);
-            out.push(p.clone());
-        }
-    }
-    out
+    common::games::random_game_positions(SEED, GAMES, MAX_PLIES, 2)
 }
 
 #[test]

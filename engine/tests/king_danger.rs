@@ -3,8 +3,8 @@
 //! under others (the features do not depend on the weights), the evaluation stays
 //! colour-symmetric, and the curve does move scores.
 
-use rand_xoshiro::rand_core::{RngCore, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+mod common;
+
 use squall::eval::danger;
 use squall::eval::linear::EvalTrace;
 use squall::eval::params::{Params, DEFAULT_PARAMS};
@@ -33,26 +33,7 @@ fn params() -> Params {
 
 /// Positions along seeded random games (a quarter of the moves captures when one exists).
 fn positions() -> Vec<Position> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
-    let mut out = Vec::new();
-    for _ in 0..GAMES {
-        let mut p = Position::startpos();
-        for _ in 0..MAX_PLIES {
-            let moves = p.legal_moves();
-            if moves.is_empty() || p.is_fifty_move_draw() {
-                break;
-            }
-            let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
-            let m = if !captures.is_empty() && rng.next_u64() % 4 == 0 {
-                *captures[(rng.next_u64() % captures.len() as u64) as usize]
-            } else {
-                moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]
-            };
-            p.make(m);
-            out.push(p.clone());
-        }
-    }
-    out
+    common::games::random_game_positions(SEED, GAMES, MAX_PLIES, 4)
 }
 
 #[test]

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod games;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
