@@ -52,15 +52,7 @@ pub const FIELDS: [Field; FEATURES] = [
 
 /// Each feature's weight number (flat order of `Params::names`), computed once: the tuner
 /// reads these per position.
-pub const OFFSETS: [usize; FEATURES] = {
-    let mut out = [0; FEATURES];
-    let mut i = 0;
-    while i < FEATURES {
-        out[i] = FIELDS[i].offset();
-        i += 1;
-    }
-    out
-};
+pub const OFFSETS: [usize; FEATURES] = Field::offsets(&FIELDS);
 
 /// The middlegame gain is `d² / MG_DIVISOR`.
 pub const MG_DIVISOR: i32 = 720;

@@ -125,6 +125,18 @@ impl Field {
         n
     }
 
+    /// The offsets of several fields, in their order (computed at compile time, for the
+    /// tuner's per-position lookups of the non-linear terms' weights).
+    pub const fn offsets<const N: usize>(fields: &[Field; N]) -> [usize; N] {
+        let mut out = [0; N];
+        let mut i = 0;
+        while i < N {
+            out[i] = fields[i].offset();
+            i += 1;
+        }
+        out
+    }
+
     /// Scores in the field (1 for a single score, N for a table).
     pub const fn slots(self) -> usize {
         FIELD_LENS[self as usize]
