@@ -4,10 +4,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use common::{secs, Engine};
+use common::{secs, Engine, Scratch};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use squall::book::edit::{self, Action};
@@ -18,11 +18,8 @@ use squall::Position;
 
 const GNUCHESS_BOOK: &str = "/usr/share/games/gnuchess/book.bin";
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("squall-book-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn temp_dir(name: &str) -> Scratch {
+    Scratch::new(&format!("book-{name}"))
 }
 
 fn play(pos: &mut Position, moves: &[&str]) {
