@@ -24,7 +24,9 @@ use std::time::{Duration, Instant};
 use squall::{Move, Position};
 use squall_ics::timeseal;
 
-use super::{board_fields, is_move_text, Conn, Finished, Report};
+use super::conn::Conn;
+use super::style12::board_fields;
+use super::{is_move_text, Finished, Report};
 
 pub struct RelayServer {
     pub port: u16,
