@@ -25,7 +25,7 @@ use squall::{Move, Position};
 use squall_ics::timeseal;
 
 use super::conn::Conn;
-use super::style12::board_fields;
+use super::style12::{board_fields, move_notations};
 use super::{is_move_text, Finished, Report};
 
 pub struct RelayServer {
@@ -512,19 +512,8 @@ impl Relay {
         }
         g.clocks[mover] += g.inc_s * 1000;
         g.turn_started = Instant::now();
-        let uci = m.to_uci();
-        let san = g.pos.to_san(m);
-        let first = san.chars().next().unwrap_or('P');
-        let piece = if "KQRBN".contains(first) { first } else { 'P' };
-        g.last_verbose = if san.starts_with("O-O-O") {
-            "o-o-o".into()
-        } else if san.starts_with("O-O") {
-            "o-o".into()
-        } else if uci.len() == 5 {
-            format!("P/{}-{}={}", &uci[..2], &uci[2..4], uci[4..].to_uppercase())
-        } else {
-            format!("{piece}/{}-{}", &uci[..2], &uci[2..4])
-        };
+        let (san, verbose) = move_notations(&mut g.pos, m);
+        g.last_verbose = verbose;
         g.last_san = san.clone();
         g.pos.make(m);
         g.sans.push(san);

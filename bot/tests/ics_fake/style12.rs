@@ -5,6 +5,25 @@ use super::fr;
 use super::game::SGame;
 use super::world::World;
 
+/// The move's SAN and its verbose form in style-12 (`P/e2-e4`, `P/e7-e8=Q`, `o-o`), for the
+/// position before it is played; the game server and the relay write both the same way.
+pub(super) fn move_notations(pos: &mut squall::Position, m: squall::Move) -> (String, String) {
+    let uci = m.to_uci();
+    let san = pos.to_san(m);
+    let first = san.chars().next().unwrap_or('P');
+    let piece = if "KQRBN".contains(first) { first } else { 'P' };
+    let verbose = if san.starts_with("O-O-O") {
+        "o-o-o".into()
+    } else if san.starts_with("O-O") {
+        "o-o".into()
+    } else if uci.len() == 5 {
+        format!("P/{}-{}={}", &uci[..2], &uci[2..4], uci[4..].to_uppercase())
+    } else {
+        format!("{piece}/{}-{}", &uci[..2], &uci[2..4])
+    };
+    (san, verbose)
+}
+
 pub(super) fn board_fields(fen: &str) -> (String, &str, String, String, &str, &str) {
     let f: Vec<&str> = fen.split(' ').collect();
     let mut ranks = Vec::new();

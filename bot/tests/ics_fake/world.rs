@@ -12,6 +12,7 @@ use super::conn::Conn;
 use super::game::SGame;
 use super::report::{Finished, Report};
 use super::scenario::Scenario;
+use super::style12::move_notations;
 use super::{fr, OPP};
 
 pub(super) struct World {
@@ -124,19 +125,8 @@ impl World {
         g.clocks = g.clocks_now();
         g.clocks[mover] += self.sc.inc_ms;
         g.turn_started = Instant::now();
-        let uci = m.to_uci();
-        let san = g.pos.to_san(m);
-        let first = san.chars().next().unwrap_or('P');
-        let piece = if "KQRBN".contains(first) { first } else { 'P' };
-        g.last_verbose = if san.starts_with("O-O-O") {
-            "o-o-o".into()
-        } else if san.starts_with("O-O") {
-            "o-o".into()
-        } else if uci.len() == 5 {
-            format!("P/{}-{}={}", &uci[..2], &uci[2..4], uci[4..].to_uppercase())
-        } else {
-            format!("{piece}/{}-{}", &uci[..2], &uci[2..4])
-        };
+        let (san, verbose) = move_notations(&mut g.pos, m);
+        g.last_verbose = verbose;
         g.last_san = san.clone();
         g.pos.make(m);
         g.sans.push(san);
