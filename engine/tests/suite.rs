@@ -1,7 +1,11 @@
 //! The suite runner end to end, kept tiny: a few mates at a small depth, a malformed line
 //! that is reported and skipped, and a `--report` / `--compare` round trip.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
+
+use common::Scratch;
 
 use squall::suite::{self, Config, Limit, Selection};
 
@@ -14,10 +18,6 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e5; id \"broken\";
 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - am Ra2; c0 \"Ra8=10, Ra7=2\"; id \"avoid\";
 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Kf1; id \"wrong-on-purpose\";
 ";
-
-fn temp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("squall-suite-test-{}-{name}", std::process::id()))
-}
 
 fn config(file: &Path) -> Config {
     Config {
@@ -34,8 +34,9 @@ fn config(file: &Path) -> Config {
 
 #[test]
 fn runs_reports_and_compares() {
-    let file = temp("easy.epd");
-    let report = temp("report.json");
+    let dir = Scratch::new("suite-easy");
+    let file = dir.join("easy.epd");
+    let report = dir.join("report.json");
     std::fs::write(&file, EASY).unwrap();
 
     let mut cfg = config(&file);
@@ -100,19 +101,17 @@ fn runs_reports_and_compares() {
     assert_eq!(c.faster.len(), 1, "5 s before, milliseconds now");
     assert_eq!(c.faster[0].0, format!("{name}:mate1.rook"));
     assert!(c.slower.is_empty());
-
-    std::fs::remove_file(&file).ok();
-    std::fs::remove_file(&report).ok();
 }
 
 #[test]
 fn unreadable_files_and_bad_reports_are_errors_not_panics() {
-    let missing = temp("does-not-exist.epd");
+    let dir = Scratch::new("suite-unreadable");
+    let missing = dir.join("does-not-exist.epd");
     let mut out = Vec::new();
     let run = suite::run(&config(&missing), &mut out).unwrap();
     assert!(run.files[0].unreadable.is_some());
     let mut cfg = config(&missing);
-    cfg.compare = Some(temp("no-report.json"));
+    cfg.compare = Some(dir.join("no-report.json"));
     assert!(suite::run(&cfg, &mut Vec::new()).is_err());
     for bad in [
         "",
@@ -148,7 +147,8 @@ fn utc_dates() {
 
 #[test]
 fn command_line() {
-    let file = temp("cli.epd");
+    let dir = Scratch::new("suite-cli");
+    let file = dir.join("cli.epd");
     std::fs::write(&file, EASY).unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_squall"))
         .args([
@@ -162,7 +162,6 @@ fn command_line() {
         .args(["--ids", "1..2"])
         .output()
         .unwrap();
-    std::fs::remove_file(&file).ok();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("2/2 solved (100.0%) at depth 3"), "{text}");

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Mutex;
 
-use common::{secs, Engine};
+use common::{secs, Engine, Scratch};
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use squall::tablebase::{self, Wdl};
@@ -157,7 +157,8 @@ fn random_fen(rng: &mut Xoshiro256PlusPlus, table: &str) -> Option<String> {
 /// Runs one python-chess process over `fens`; each answer is `Some((wdl, dtz))`, or `None` where
 /// python-chess calls the position invalid.
 fn python_probes(py: &str, dir: &std::path::Path, fens: &[String]) -> Vec<Option<(i32, i32)>> {
-    let tmp = std::env::temp_dir().join(format!("squall-tb-{}.fens", std::process::id()));
+    let scratch = Scratch::new("tb-fens");
+    let tmp = scratch.join("positions.fens");
     let mut f = std::fs::File::create(&tmp).unwrap();
     for fen in fens {
         writeln!(f, "{fen}").unwrap();
@@ -179,7 +180,6 @@ print("\n".join(out))
         .args(["-c", script, dir.to_str().unwrap(), tmp.to_str().unwrap()])
         .output()
         .expect("python runs");
-    let _ = std::fs::remove_file(&tmp);
     assert!(
         out.status.success(),
         "python-chess failed: {}",
@@ -321,11 +321,9 @@ fn bad_paths() {
     let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     assert!(tablebase::load("/nonexistent/squall/syzygy").is_err());
     assert_eq!(tablebase::max_pieces(), 0);
-    let empty = std::env::temp_dir().join(format!("squall-tb-empty-{}", std::process::id()));
-    std::fs::create_dir_all(&empty).unwrap();
+    let empty = Scratch::new("tb-empty");
     assert!(tablebase::load(empty.to_str().unwrap()).is_err());
     assert_eq!(tablebase::max_pieces(), 0);
-    let _ = std::fs::remove_dir(&empty);
     assert_eq!(tablebase::load("").unwrap().largest, 0);
     assert_eq!(tablebase::load("<empty>").unwrap().largest, 0);
     let pos = Position::from_fen("8/8/8/8/8/2k5/8/K6Q w - - 0 1").unwrap();
