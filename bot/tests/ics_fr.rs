@@ -34,7 +34,6 @@ fn fr_game(name: &str, sc: Scenario, extra: &str) -> (Finished, Run) {
     if let Err(e) = check_pgn(pgn, &f) {
         panic!("{name}: PGN: {e}\n{pgn}\n{}", run.wire);
     }
-    let _ = std::fs::remove_dir_all(&run.dir);
     (f, run)
 }
 
@@ -121,5 +120,4 @@ fn fr_challenge_declined_when_variants_leave_it_out() {
     assert!(sent(&run, &format!("decline {OPP}")), "{}", run.wire);
     assert!(!sent(&run, &format!("accept {OPP}")), "{}", run.wire);
     assert!(rep.finished.is_empty() && run.pgns.is_empty());
-    let _ = std::fs::remove_dir_all(&run.dir);
 }

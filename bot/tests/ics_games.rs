@@ -4,7 +4,6 @@
 
 mod ics_fake;
 
-use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
@@ -50,7 +49,6 @@ fn one_game(name: &str, sc: Scenario, extra: &str) -> (ics_fake::Finished, Run) 
     if let Err(e) = check_pgn(&run.pgns[0], &f) {
         panic!("{name}: PGN: {e}\n{}", run.pgns[0]);
     }
-    let _ = std::fs::remove_dir_all(&run.dir);
     (f, run)
 }
 
@@ -236,7 +234,6 @@ fn dropped_connection_resumes_and_finishes() {
     // lasker's login notice of the adjourned opponent online: the bot asks to resume.
     assert!(sent(&run, &format!("match {OPP}")), "{}", run.wire);
     assert!(run.stderr.contains("reconnecting in"), "{}", run.stderr);
-    let _ = std::fs::remove_dir_all(&run.dir);
 }
 
 #[test]
@@ -286,7 +283,6 @@ fn timeseal_and_registered_login() {
     let pw_sent = rep.received.iter().filter(|l| l.contains("s3cret")).count();
     assert_eq!(pw_sent, 1, "the password went to the server again");
     assert!(run.wire.contains("********"));
-    let _ = std::fs::remove_dir_all(&run.dir);
 }
 
 #[test]
@@ -309,7 +305,6 @@ fn wrong_password_is_a_clear_error() {
         1,
         "no retry after a refused login"
     );
-    let _ = std::fs::remove_dir_all(&run.dir);
 }
 
 #[test]
@@ -325,7 +320,6 @@ fn bad_config_is_reported_with_its_line_before_connecting() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("line 3") && err.contains("host"), "{err}");
-    let _ = std::fs::remove_dir_all(Path::new(&dir));
 }
 
 #[test]
@@ -379,7 +373,6 @@ fn owner_quit_ends_after_the_game() {
     assert_eq!(run.code, Some(0), "{}\n{}", run.stderr, run.wire);
     assert_eq!(rep.finished.len(), 1, "quit after the running game");
     assert!(sent(&run, "tell Boss quitting after this game"));
-    let _ = std::fs::remove_dir_all(&run.dir);
 }
 
 #[test]
@@ -422,7 +415,6 @@ fn hung_engine_is_restarted_then_the_game_resigned() {
         run.wire
     );
     assert!(run.wire.contains("restarting it"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// #51 (1): lasker answers `iset ms 1` with `ms set` and still sends whole seconds with a
@@ -501,7 +493,6 @@ fn xboard_engine_without_setboard() {
         ("1-0", "Opp resigns"),
         "{f:?}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// #51 (5): a clock near zero when the search starts is no stall (the increment keeps the
@@ -572,7 +563,6 @@ fn stored_game_resigned_by_the_opponent_keeps_its_own_record() {
         .find(|p| !p.contains("[Result \"*\"]"))
         .expect("new PGN");
     check_pgn(new, &rep.finished[1]).expect("PGN of the new game");
-    let _ = std::fs::remove_dir_all(&run.dir);
 }
 
 /// #51 (8): the owner's `status` reply holds no `;` (a command separator on lasker).
@@ -704,7 +694,4 @@ fn two_bots_play_each_other_through_the_relay() {
         }
         assert!(!f.sans.is_empty(), "{f:?}");
     }
-    let _ = std::fs::remove_dir_all(&a.dir);
-    let _ = std::fs::remove_dir_all(&b.dir);
-    let _ = std::fs::remove_dir_all(&dir);
 }

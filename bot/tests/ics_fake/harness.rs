@@ -1,7 +1,8 @@
 //! Runs `squall-ics` as a child process against a `FakeServer`, with a generated
 //! configuration, and collects its exit code, stderr, PGN files and wire log.
 
-use std::path::PathBuf;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -12,14 +13,37 @@ pub struct Run {
     pub stderr: String,
     pub pgns: Vec<String>,
     pub wire: String,
-    pub dir: PathBuf,
+    pub dir: TempDir,
 }
 
-pub fn temp_dir(name: &str) -> PathBuf {
+/// A test's scratch folder, removed when dropped (also when a failing assertion unwinds), so
+/// runs leave nothing in the system's temp folder.
+pub struct TempDir(PathBuf);
+
+impl Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+pub fn temp_dir(name: &str) -> TempDir {
     let d = std::env::temp_dir().join(format!("squall-ics-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("temp dir");
-    d
+    TempDir(d)
 }
 
 /// Runs the bot with `extra` appended to a base configuration until it exits or `limit`.
