@@ -1,49 +1,28 @@
 //! Runs `squall-ics` as a child process against a `FakeServer`, with a generated
 //! configuration, and collects its exit code, stderr, PGN files and wire log.
 
-use std::ops::Deref;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::FakeServer;
+
+// The engine tests' scratch folder, one file shared by path across the two crates' tests.
+#[path = "../../../engine/tests/common/scratch.rs"]
+mod scratch;
+pub use scratch::Scratch;
 
 pub struct Run {
     pub code: Option<i32>,
     pub stderr: String,
     pub pgns: Vec<String>,
     pub wire: String,
-    pub dir: TempDir,
+    pub dir: Scratch,
 }
 
-/// A test's scratch folder, removed when dropped (also when a failing assertion unwinds), so
-/// runs leave nothing in the system's temp folder.
-pub struct TempDir(PathBuf);
-
-impl Deref for TempDir {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl AsRef<Path> for TempDir {
-    fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-pub fn temp_dir(name: &str) -> TempDir {
-    let d = std::env::temp_dir().join(format!("squall-ics-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    TempDir(d)
+/// A fresh `squall-ics-NAME-PID` folder, removed when the returned guard drops.
+pub fn temp_dir(name: &str) -> Scratch {
+    Scratch::new(&format!("ics-{name}"))
 }
 
 /// Runs the bot with `extra` appended to a base configuration until it exits or `limit`.

@@ -4,10 +4,13 @@
 #![allow(dead_code)]
 
 pub mod games;
+mod scratch;
+
+// Not every test crate that includes `common` takes a scratch folder.
+#[allow(unused_imports)]
+pub use scratch::Scratch;
 
 use std::io::{BufRead, BufReader, Write};
-use std::ops::Deref;
-use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -18,38 +21,6 @@ pub struct Engine {
     rx: Receiver<String>,
     /// Every line read so far (for failure messages).
     pub log: Vec<String>,
-}
-
-/// A scratch folder in the system's temp folder, named by the test and the process, and removed
-/// when dropped (also when a failing assertion unwinds), so test runs leave nothing behind.
-pub struct Scratch(PathBuf);
-
-impl Scratch {
-    pub fn new(name: &str) -> Scratch {
-        let d = std::env::temp_dir().join(format!("squall-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).expect("create a scratch folder");
-        Scratch(d)
-    }
-}
-
-impl Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl AsRef<Path> for Scratch {
-    fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 pub fn secs(s: f64) -> Duration {
