@@ -90,7 +90,7 @@ fn gradient_descent_recovers_known_weights() {
     assert!(moved >= 2 * (FIELDS.len() + 4));
     let e0 = texel::error(&data, &w, K, 2);
     let epochs = if cfg!(debug_assertions) { 300 } else { 600 };
-    descend(&data, &mut w, &mask, K, epochs, 1.0, 0.0, 2, |_, _| {});
+    descend(&data, &mut w, &mask, K, epochs, 1.0, 0.0, &[], 2, |_, _| {});
     let e1 = texel::error(&data, &w, K, 2);
     let names = Params::default().names();
     let mut worst = (0.0f64, String::new());
@@ -206,7 +206,7 @@ fn gradient_descent_recovers_king_danger_weights() {
     assert_eq!(moved, list.len());
     let e0 = texel::error(&data, &w, K, 2);
     let epochs = if cfg!(debug_assertions) { 300 } else { 600 };
-    descend(&data, &mut w, &mask, K, epochs, 1.0, 0.0, 2, |_, _| {});
+    descend(&data, &mut w, &mask, K, epochs, 1.0, 0.0, &[], 2, |_, _| {});
     let e1 = texel::error(&data, &w, K, 2);
     let names = Params::default().names();
     let worst = (0..w.len())
@@ -222,4 +222,20 @@ fn gradient_descent_recovers_king_danger_weights() {
     );
     assert!(e1 < e0 / 1000.0, "E {e0} -> {e1}");
     assert!(worst.0 < 1.0, "{} off by {}", worst.1, worst.0);
+}
+
+#[test]
+fn mirrored_descent_keeps_square_twins_equal() {
+    let data = samples();
+    let mask = field_mask(None, Method::Gradient).expect("every field");
+    let mut w: Vec<[f64; 2]> = DEFAULT_PARAMS
+        .values()
+        .iter()
+        .map(|v| [v.mg() as f64, v.eg() as f64])
+        .collect();
+    let pairs = squall_lab::tune::mirror::pairs();
+    descend(&data, &mut w, &mask, K, 20, 1.0, 1e-6, &pairs, 2, |_, _| {});
+    for &(a, b) in &pairs {
+        assert_eq!(w[a], w[b], "weights {a} and {b}");
+    }
 }

@@ -14,6 +14,7 @@
 //! as the Rust source of the built-in table (`src/eval/weights.rs`).
 
 pub mod data;
+pub mod mirror;
 pub mod pso;
 pub mod source;
 pub mod texel;
@@ -97,6 +98,10 @@ pub struct TuneArgs {
     /// a small pull keeps both near sensible values.
     #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
+    /// Tune each square table as 32 entries, a square tied to its file mirror (`gradient`
+    /// only): both start at their mean and move together; the tables stay 64 entries.
+    #[arg(long)]
+    pub mirror_squares: bool,
 }
 
 /// Replaces the target of every sample that has a search score by
@@ -179,9 +184,11 @@ pub fn descend(
     epochs: usize,
     rate: f64,
     l2: f64,
+    tied: &[(usize, usize)],
     threads: usize,
     mut progress: impl FnMut(usize, &Weights),
 ) -> f64 {
+    mirror::tie(w, tied);
     let mut adam = texel::Adam::new(w.len(), rate);
     let origin = w.clone();
     let start = Instant::now();
@@ -193,6 +200,9 @@ pub fn descend(
                 g[1] += 2.0 * l2 * (w[1] - o[1]);
             }
         }
+        // The tied pair's error gradient is the sum of both; their mean keeps Adam's step
+        // size per entry as it was.
+        mirror::tie(&mut g, tied);
         adam.step(w, &g, mask);
         progress(epoch, w);
     }
@@ -309,6 +319,10 @@ pub fn run(args: &TuneArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.mirror_squares && args.method != Method::Gradient {
+        eprintln!("error: --mirror-squares needs --method gradient");
+        return ExitCode::from(2);
+    }
     let started = Instant::now();
     let Some(mut samples) = read_files(&args.data, threads, args.limit) else {
         return ExitCode::from(2);
@@ -368,6 +382,16 @@ pub fn run(args: &TuneArgs) -> ExitCode {
     let per_epoch = match args.method {
         Method::Gradient => {
             let every = args.print_every.max(1);
+            let tied = if args.mirror_squares {
+                let pairs = mirror::pairs();
+                let mut start = before.clone();
+                mirror::tie(&mut start, &pairs);
+                let (t, v) = report_error(&start);
+                println!("mirrored square tables at the start: E train {t:.6}, validation {v:.6}");
+                pairs
+            } else {
+                Vec::new()
+            };
             descend(
                 train,
                 &mut w,
@@ -376,6 +400,7 @@ pub fn run(args: &TuneArgs) -> ExitCode {
                 args.epochs,
                 args.rate,
                 args.l2,
+                &tied,
                 threads,
                 |epoch, w| {
                     if epoch % every == 0 || epoch == args.epochs {
