@@ -11,7 +11,7 @@ use squall::eval::params::{Params, DEFAULT_PARAMS};
 use squall::Position;
 use squall_lab::tune::data::Sample;
 use squall_lab::tune::texel::{self, sigmoid};
-use squall_lab::tune::{descend, field_mask, Method};
+use squall_lab::tune::{descend, field_mask, to_weights, Method};
 
 const GAMES: usize = if cfg!(debug_assertions) { 60 } else { 300 };
 const PLIES: usize = 120;
@@ -31,11 +31,7 @@ const FIELDS: [&str; 10] = [
 
 fn samples() -> Vec<Sample> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x7E5E_0001);
-    let truth: Vec<[f64; 2]> = DEFAULT_PARAMS
-        .values()
-        .iter()
-        .map(|v| [v.mg() as f64, v.eg() as f64])
-        .collect();
+    let truth: Vec<[f64; 2]> = to_weights(&DEFAULT_PARAMS);
     let mut out = Vec::new();
     for _ in 0..GAMES {
         let mut p = Position::startpos();
@@ -70,11 +66,7 @@ fn gradient_descent_recovers_known_weights() {
     let data = samples();
     let list = FIELDS.join(",");
     let mask = field_mask(Some(&list), Method::Gradient).expect("fields exist");
-    let truth: Vec<[f64; 2]> = DEFAULT_PARAMS
-        .values()
-        .iter()
-        .map(|v| [v.mg() as f64, v.eg() as f64])
-        .collect();
+    let truth: Vec<[f64; 2]> = to_weights(&DEFAULT_PARAMS);
     let mut w = truth.clone();
     // Move every chosen half by 20..30 centipawns, alternating the sign.
     let mut moved = 0;
@@ -188,11 +180,7 @@ fn gradient_descent_recovers_king_danger_weights() {
         .map(|f| Params::FIELDS[*f as usize])
         .collect();
     let mask = field_mask(Some(&list.join(",")), Method::Gradient).expect("fields exist");
-    let truth: Vec<[f64; 2]> = DEFAULT_PARAMS
-        .values()
-        .iter()
-        .map(|v| [v.mg() as f64, v.eg() as f64])
-        .collect();
+    let truth: Vec<[f64; 2]> = to_weights(&DEFAULT_PARAMS);
     let mut w = truth.clone();
     let mut moved = 0;
     for (i, m) in mask.iter().enumerate() {
@@ -228,11 +216,7 @@ fn gradient_descent_recovers_king_danger_weights() {
 fn mirrored_descent_keeps_square_twins_equal() {
     let data = samples();
     let mask = field_mask(None, Method::Gradient).expect("every field");
-    let mut w: Vec<[f64; 2]> = DEFAULT_PARAMS
-        .values()
-        .iter()
-        .map(|v| [v.mg() as f64, v.eg() as f64])
-        .collect();
+    let mut w: Vec<[f64; 2]> = to_weights(&DEFAULT_PARAMS);
     let pairs = squall_lab::tune::mirror::pairs();
     descend(&data, &mut w, &mask, K, 20, 1.0, 1e-6, &pairs, 2, |_, _| {});
     for &(a, b) in &pairs {

@@ -7,26 +7,17 @@
 //! often than on b1). The tie holds because both entries start at their mean and Adam, moving
 //! each coordinate only by its own gradient history, gives equal gradients equal steps.
 
-use squall::eval::params::Field;
+use squall::eval::psqt::square_field;
+use squall::types::Kind;
 
 use super::texel::Weights;
 
-/// The square tables, indexed a1 = 0 .. h8 = 63 from the owner's side.
-const TABLES: [Field; 6] = [
-    Field::pawn_square,
-    Field::knight_square,
-    Field::bishop_square,
-    Field::rook_square,
-    Field::queen_square,
-    Field::king_square,
-];
-
 /// Every tied pair of flat weight indices: a square and its file mirror (`square ^ 7`), the
-/// one on the queen's wing first.
+/// one on the queen's wing first; the square tables run a1 = 0 .. h8 = 63 from the owner's side.
 pub fn pairs() -> Vec<(usize, usize)> {
-    let mut out = Vec::with_capacity(TABLES.len() * 32);
-    for table in TABLES {
-        let base = table.offset();
+    let mut out = Vec::with_capacity(Kind::ALL.len() * 32);
+    for kind in Kind::ALL {
+        let base = square_field(kind).offset();
         for square in 0..64usize {
             if square & 7 < 4 {
                 out.push((base + square, base + (square ^ 7)));
@@ -57,12 +48,12 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for (i, &(a, b)) in pairs.iter().enumerate() {
             assert!(seen.insert(a) && seen.insert(b));
-            let square = a - TABLES[i / 32].offset();
+            let square = a - square_field(Kind::ALL[i / 32]).offset();
             assert!(square & 7 < 4);
             assert_eq!(b - a, 7 - 2 * (square & 7));
         }
-        for table in TABLES {
-            assert_eq!(FIELD_LENS[table as usize], 64);
+        for kind in Kind::ALL {
+            assert_eq!(square_field(kind).slots(), 64);
         }
     }
 

@@ -161,7 +161,8 @@ pub fn field_mask(fields: Option<&str>, method: Method) -> Result<Mask, String> 
     Ok(mask)
 }
 
-fn to_weights(p: &Params) -> Weights {
+/// The weights of `p` as real numbers, middlegame and endgame half of each.
+pub fn to_weights(p: &Params) -> Weights {
     p.values()
         .iter()
         .map(|v| [v.mg() as f64, v.eg() as f64])

@@ -316,7 +316,7 @@ impl Adam {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune::data;
+    use crate::tune::{data, to_weights};
     use squall::eval::params::{Field, DEFAULT_PARAMS};
     use squall::types::Colour;
 
@@ -347,11 +347,7 @@ mod tests {
     /// by an irregular fraction so that no position sits exactly on a kink (integer weights
     /// put `c + |eg|` and `d` on integers, often at 0).
     fn weights() -> Weights {
-        let mut w: Weights = DEFAULT_PARAMS
-            .values()
-            .iter()
-            .map(|v| [v.mg() as f64, v.eg() as f64])
-            .collect();
+        let mut w: Weights = to_weights(&DEFAULT_PARAMS);
         let complexity = [6.0, 25.0, 9.0, 40.0, -30.0, 7.0, -90.0];
         for (f, v) in complexity::FIELDS.iter().zip(complexity) {
             w[f.offset()][1] = v;
