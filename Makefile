@@ -66,6 +66,7 @@ ics:
 test:
 	$(CARGO) fmt --all --check
 	python3 tools/import_cycles.py --max-lines 800 engine/src bot/src lab/src
+	tools/check-variants.sh
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --workspace --all-targets --all-features -- -D warnings
 	$(CARGO) test --workspace --release
