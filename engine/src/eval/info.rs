@@ -34,6 +34,9 @@ pub struct EvalInfo<'a, T: Tracer = NoTrace> {
     pub attacked: [u64; 2],
     /// Squares each colour attacks with each kind (`Kind as usize`).
     pub attacked_by: [[u64; KIND_SLOTS]; 2],
+    /// Squares each colour attacks with at least two men (two pawns count), so that threats
+    /// and space can tell an outnumbered defence from an even one.
+    pub attacked_twice: [u64; 2],
     /// The king's square and its neighbours.
     pub king_zone: [u64; 2],
     /// Pieces of a colour attacking the *enemy* king zone, by kind (`mobility::kind_slot`:
@@ -59,6 +62,7 @@ impl<'a, T: Tracer> EvalInfo<'a, T> {
             occupied,
             attacked: [0; 2],
             attacked_by: [[0; KIND_SLOTS]; 2],
+            attacked_twice: [0; 2],
             king_zone,
             king_attackers: [[0; 5]; 2],
             king_zone_hits: [0; 2],

@@ -4,14 +4,15 @@
 //! and including the first occupied square). The squares reached feed three things at once: the piece's
 //! mobility (squares neither occupied by its own side nor guarded by an enemy pawn, looked up
 //! in a per-kind non-linear table), the colour's attack maps (used by king safety, threats and
-//! passed pawns) and the tally of attackers on the enemy king zone.
+//! passed pawns) and the tally of attackers on the enemy king zone. The squares a colour
+//! attacks twice come along: each piece's set meets the union of the sets before it.
 
 use super::info::EvalInfo;
 use super::params::Params;
 use super::score::Score;
 use super::term::Term;
 use super::tracer::Tracer;
-use crate::board::bitboard;
+use crate::board::bitboard::{self, FILE_A, FILE_H};
 use crate::board::Position;
 use crate::types::{Colour, Kind};
 
@@ -32,6 +33,10 @@ pub(crate) fn scan<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>
         let zone = info.king_zone[them];
         let occupied = info.occupied[0] | info.occupied[1];
         let mut mobility = Score::ZERO;
+        let pawn_attacks = info.pawns.attacks[us];
+        let king_attacks = king_reach(pos.king(c));
+        let mut attacked = pawn_attacks | king_attacks;
+        let mut twice = (pawn_attacks & king_attacks) | pawn_attacks_twice(c, info.pawns.pawns[us]);
         // Kind by kind over the kind sets, each kind's loop written out by the macro so that
         // the attack function and weight table are fixed in it: no board lookup or kind
         // dispatch per piece.
@@ -45,6 +50,8 @@ pub(crate) fn scan<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>
                     let n = (att & !excluded).count_ones() as usize;
                     mobility += weight!(info.tracer, c, p, $table[n]);
                     info.attacked_by[us][$kind as usize] |= att;
+                    twice |= attacked & att;
+                    attacked |= att;
                     let hits = att & zone;
                     if hits != 0 {
                         info.king_attackers[us][kind_slot($kind)] += 1;
@@ -58,8 +65,74 @@ pub(crate) fn scan<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>
         kind_scan!(Kind::Rook, rook_mobility, from => bitboard::rook(from, occupied));
         kind_scan!(Kind::Queen, queen_mobility, from => bitboard::queen(from, occupied));
         info.add(Term::Mobility, c, mobility);
-        info.attacked_by[us][Kind::King as usize] = king_reach(pos.king(c));
-        info.attacked_by[us][Kind::Pawn as usize] = info.pawns.attacks[us];
-        info.attacked[us] = info.attacked_by[us].iter().fold(0, |a, b| a | b);
+        info.attacked_by[us][Kind::King as usize] = king_attacks;
+        info.attacked_by[us][Kind::Pawn as usize] = pawn_attacks;
+        info.attacked[us] = attacked;
+        info.attacked_twice[us] = twice;
+    }
+}
+
+/// Squares two pawns of `c` in `pawns` attack at once.
+#[inline]
+fn pawn_attacks_twice(c: Colour, pawns: u64) -> u64 {
+    let (west, east) = (pawns & !FILE_A, pawns & !FILE_H);
+    match c {
+        Colour::White => (west << 7) & (east << 9),
+        Colour::Black => (west >> 9) & (east >> 7),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::params::DEFAULT_PARAMS;
+    use crate::eval::pawns::PawnEntry;
+    use crate::eval::tracer::NoTrace;
+
+    /// Men of `c` attacking square `i` (64-square index), counted one by one.
+    fn attackers(pos: &Position, c: Colour, i: usize) -> u32 {
+        let own = pos.occupancy(c);
+        let of = |k: Kind| pos.kind_set(k) & own;
+        let occupied = pos.occupied();
+        let queens = of(Kind::Queen);
+        (bitboard::PAWN_ATTACKERS[c.index()][i] & of(Kind::Pawn)).count_ones()
+            + (bitboard::KNIGHT[i] & of(Kind::Knight)).count_ones()
+            + (bitboard::bishop(i, occupied) & (of(Kind::Bishop) | queens)).count_ones()
+            + (bitboard::rook(i, occupied) & (of(Kind::Rook) | queens)).count_ones()
+            + (bitboard::KING[i] & of(Kind::King)).count_ones()
+    }
+
+    /// The scan's attacked and attacked-twice maps agree with a square-by-square count of
+    /// attackers on every suite position and its mirror.
+    #[test]
+    fn attacked_twice_counts_every_man() {
+        let mut checked = 0;
+        for file in ["../suites/wac.epd", "../suites/ecm.epd"] {
+            let path = format!("{}/{}", env!("CARGO_MANIFEST_DIR"), file);
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            for line in text.lines() {
+                let fen: Vec<&str> = line.split_whitespace().take(4).collect();
+                let Ok(pos) = Position::from_fen(&format!("{} 0 1", fen.join(" "))) else {
+                    continue;
+                };
+                for pos in [pos.clone(), pos.mirrored()] {
+                    let entry = PawnEntry::compute(&pos, &DEFAULT_PARAMS);
+                    let info = crate::eval::collect(&pos, &DEFAULT_PARAMS, &entry, NoTrace);
+                    for c in Colour::BOTH {
+                        let (mut once, mut twice) = (0u64, 0u64);
+                        for i in 0..64 {
+                            let n = attackers(&pos, c, i);
+                            once |= u64::from(n >= 1) << i;
+                            twice |= u64::from(n >= 2) << i;
+                        }
+                        let fen = pos.to_fen();
+                        assert_eq!(info.attacked[c.index()], once, "{fen} {c:?}");
+                        assert_eq!(info.attacked_twice[c.index()], twice, "{fen} {c:?}");
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} positions read");
     }
 }

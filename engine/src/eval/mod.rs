@@ -13,12 +13,11 @@
 //! Submodules, one per concept: `params` (the weight table), `pawns` (pawn structure, shelter,
 //! pawn hash), `mobility` (the ray scan), `passed` (piece-dependent passed-pawn terms), `king`
 //! (shelter, pieces bearing on a king), `danger` (the attack on the king as a smooth curve),
-//! `pieces` (outposts, rooks, queens, trapped pieces), `imbalance`,
-//! `threats`, `mopup` (mating a bare king), `complexity` (the endgame's winning chances),
-//! `scale` (drawish material), `term` (the terms
-//! `EvalInfo` sums), `breakdown` (the console's term-by-term `eval` breakdown), `tracer` (the
-//! weights' coefficients for the tuner), plus the incrementally kept `psqt` and the packed
-//! `score`.
+//! `pieces` (outposts, rooks, queens, trapped pieces, closedness), `imbalance`, `threats`,
+//! `space` (cramped squares, the centre), `mopup` (mating a bare king), `complexity` (the
+//! endgame's winning chances), `scale` (drawish material), `term` (the terms `EvalInfo` sums),
+//! `breakdown` (the console's term-by-term `eval` breakdown), `tracer` (the weights'
+//! coefficients for the tuner), plus the incrementally kept `psqt` and the packed `score`.
 //! `endgame` (recognised material signatures) answers first when it knows the value.
 
 /// Fetches a weight from `Params` and tells the tracer which one it was and for whom:
@@ -85,6 +84,7 @@ pub mod pieces;
 pub mod psqt;
 pub mod scale;
 pub mod score;
+pub mod space;
 pub mod term;
 pub mod threats;
 pub mod tracer;
@@ -330,12 +330,12 @@ fn tempo(pos: &Position, p: &Params) -> Score {
     }
 }
 
-/// No lazy exit with far-advanced passers on the board, passers against a bare king, or a
-/// queen bearing on the enemy king's zone: each can be worth more than the margin, and only
-/// the full evaluation sees it.
+/// No lazy exit with far-advanced passers on the board, a bare king (mop-up and passers
+/// against it), or a queen bearing on the enemy king's zone: each can be worth more than the
+/// margin, and only the full evaluation sees it.
 fn lazy_allowed(pos: &Position, e: &PawnEntry) -> bool {
     for c in Colour::BOTH {
-        if pos.pieces(c.flip()).len() == 1 && e.passed[c.index()] != 0 {
+        if pos.pieces(c.flip()).len() == 1 {
             return false;
         }
         if king::queen_bears_on_king(pos, c) {
@@ -420,6 +420,7 @@ fn fill<T: Tracer>(pos: &Position, p: &Params, terms: &PawnTerms, info: &mut Eva
     pieces::evaluate(pos, p, info);
     imbalance::evaluate(pos, p, info);
     threats::evaluate(pos, p, info);
+    space::evaluate(pos, p, info);
     mopup::evaluate(pos, p, info);
     let stm = pos.side_to_move();
     let tempo = weight!(info.tracer, stm, p, tempo);

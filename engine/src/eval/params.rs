@@ -213,6 +213,9 @@ params! {
     passed_rank: [Score; 8];
     /// Candidate passer (unopposed, enough helpers to force a passer), by relative rank.
     candidate_rank: [Score; 8];
+    /// Pawn behind an own passer on its file that would be a passer itself but for the pawn
+    /// in front (passers stacked on one file).
+    passed_stacked: Score;
     /// Pawn with no friendly pawn on an adjacent file.
     isolated: Score;
     /// Extra for an isolated pawn with no enemy pawn in front (a target on a half-open file).
@@ -275,6 +278,19 @@ params! {
     knight_pawn_adjust: Score;
     /// Rook value per own pawn above the base (rooks like open positions).
     rook_pawn_adjust: Score;
+    /// Per knight, by the closedness of the pawn structure (`pieces::closedness`, 0 open
+    /// ..= 8 closed).
+    knight_closedness: [Score; 9];
+    /// Per rook, by the closedness of the pawn structure.
+    rook_closedness: [Score; 9];
+    /// Knight whose nearer king is 4, 5, 6 or 7 squares away (king distance), by that distance
+    /// less 4: a knight far from both kings does little.
+    knight_king_distance: [Score; 4];
+    /// Bishop on a long diagonal (a1-h8, h1-a8), off the four centre squares, that sees both
+    /// centre squares on it through everything but pawns.
+    bishop_long_diagonal: Score;
+    /// Per bishop, per own pawn on its square colour that an enemy pawn blocks (rammed).
+    bishop_rammed_pawns: Score;
     /// A queen against three minor pieces (a queen more, at least two minors fewer), by the
     /// rook pairs left on the board (0, 1, 2): measured by `squall imbalance`, the queen is
     /// worse than the minors with all the rooks on and better once they are gone. The values
@@ -301,6 +317,30 @@ params! {
     rook_threat: [Score; 5];
     /// Per enemy piece that one of our pawns would attack after a safe push.
     pawn_push_threat: Score;
+    /// Enemy pawn that none of our pawns attacks, poorly defended: attacked by us and not
+    /// defended, or attacked at least twice by us and defended once, not by a pawn.
+    weak_pawn: Score;
+    /// Enemy piece (not pawn) that none of our pawns attacks, attacked at least twice by us
+    /// and defended once, not by a pawn (the undefended ones are `hanging`).
+    poorly_defended: Score;
+    /// Enemy piece (not pawn) attacked exactly once by us and defended exactly once.
+    overloaded: Score;
+    /// Enemy queen attacked by any of our men.
+    queen_attacked: Score;
+    /// Enemy minor piece attacked by our king, in our poorly defended set.
+    king_threat_minor: Score;
+    /// Enemy rook attacked by our king, in our poorly defended set.
+    king_threat_rook: Score;
+
+    // ----- space (`space`) -----
+    /// Occupied square we attack once, not with a pawn, that the enemy attacks twice (our
+    /// pieces' moves there are restricted).
+    space_restricted_piece: Score;
+    /// Empty square we attack once, not with a pawn, that the enemy attacks twice.
+    space_restricted_empty: Score;
+    /// Square of the centre (c3-f6) that the enemy does not attack and we attack or occupy;
+    /// only while enough pieces are on the board (`space::CENTRE_MIN_PHASE`).
+    space_centre_control: Score;
 
     // ----- king danger (middlegame half only; `danger`): d = Σ weight · feature per
     // attacking colour, worth max(d, 0)² / 720 in the middlegame, max(d, 0) / 20 in the

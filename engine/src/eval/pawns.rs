@@ -6,13 +6,14 @@
 //! questions; `bb(sq)` converts a 0x88 square.
 //!
 //! The entry keeps, per colour: the structure score (isolated, doubled, backward, connected,
-//! phalanx, candidate), the rank bonus of passed pawns, the passers themselves (their
-//! piece-dependent terms are evaluated later, in `passed`), pawn attacks, the squares enemy
-//! pawns could ever attack (for outposts), the files holding pawns, and the shelter/storm score
-//! the king would have on each of the eight files. The hash fills the shelter lazily: on a miss
-//! only the files that this position's kings can be credited with (their own and, with the
-//! castling rights, the castling files) are computed, and later probes add the files they need,
-//! so a new skeleton costs about three shelter files per side instead of eight.
+//! phalanx, candidate), the rank bonus of passed pawns (and the stacked ones), the passers
+//! themselves (their piece-dependent terms are evaluated later, in `passed`), pawn attacks, the
+//! squares enemy pawns could ever attack (for outposts), the files holding pawns, and the
+//! shelter/storm score the king would have on each of the eight files. The hash fills the
+//! shelter lazily: on a miss only the files that this position's kings can be credited with
+//! (their own and, with the castling rights, the castling files) are computed, and later probes
+//! add the files they need, so a new skeleton costs about three shelter files per side instead
+//! of eight.
 
 use super::params::Params;
 use super::score::Score;
@@ -243,7 +244,9 @@ impl PawnEntry {
     ///   phalanx: an own pawn beside it on its rank;
     /// - passed: neither doubled nor opposed and no enemy pawn in front on a neighbouring file
     ///   (the sentries); candidate: neither doubled nor opposed but with sentries, and at least
-    ///   as many own pawns level or behind on the neighbouring files to escort it.
+    ///   as many own pawns level or behind on the neighbouring files to escort it;
+    /// - stacked passer: doubled, but neither opposed nor sentried (it would be passed but for
+    ///   the own pawn in front, itself a passer).
     fn analyse_colour<T: Tracer>(&mut self, p: &Params, c: Colour, t: &mut T) {
         let us = c.index();
         let them = c.flip().index();
@@ -294,7 +297,8 @@ impl PawnEntry {
                 structure += weight!(t, c, p, candidate_rank[relative_rank(b) as usize]);
             }
         }
-        let mut passers = Score::ZERO;
+        let stacked = own & doubled & !opposed & !sentried;
+        let mut passers = weight_times!(t, c, p, passed_stacked, count(stacked));
         let mut set = passed;
         while set != 0 {
             passers += weight!(t, c, p, passed_rank[relative_rank(set) as usize]);
@@ -526,6 +530,9 @@ mod tests {
                 structure += weight!(t, c, p, phalanx_rank[rr]);
             }
 
+            if doubled && !opposed && sentries == 0 {
+                passers += weight!(t, c, p, passed_stacked);
+            }
             if !doubled && !opposed && sentries == 0 {
                 passers += weight!(t, c, p, passed_rank[rr]);
                 e.passed[us] |= bb(sq);

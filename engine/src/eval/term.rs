@@ -16,11 +16,12 @@ pub enum Term {
     KingShelter,
     KingAttack,
     Threats,
+    Space,
     Mopup,
     Tempo,
 }
 
-pub const TERM_COUNT: usize = 15;
+pub const TERM_COUNT: usize = 16;
 
 pub const TERMS: [Term; TERM_COUNT] = [
     Term::Material,
@@ -36,6 +37,7 @@ pub const TERMS: [Term; TERM_COUNT] = [
     Term::KingShelter,
     Term::KingAttack,
     Term::Threats,
+    Term::Space,
     Term::Mopup,
     Term::Tempo,
 ];
@@ -56,6 +58,7 @@ impl Term {
             Term::KingShelter => "king shelter",
             Term::KingAttack => "king attack",
             Term::Threats => "threats",
+            Term::Space => "space",
             Term::Mopup => "mop-up",
             Term::Tempo => "tempo",
         }

@@ -1,7 +1,12 @@
-//! Threats: pieces attacked by pawns, by minor pieces and by rooks, pieces left hanging, and
+//! Threats: pieces attacked by pawns, by minor pieces and by rooks, pieces left hanging or
+//! outnumbered, pieces with one defender against one attacker, the queen under attack, and
 //! pawn pushes that would attack a piece. The quiescence search resolves captures, but a side
 //! to move facing two threats, or a piece that must retreat, loses time that the static score
 //! should see.
+//!
+//! "Poorly defended" (Ethereal's set) counts attackers roughly: a square we attack that the
+//! enemy does not defend, or that we attack twice and the enemy defends once and not with a
+//! pawn. It stands for a capture that wins material without working out the exchange.
 
 use super::info::EvalInfo;
 use super::mobility::kind_slot;
@@ -30,6 +35,7 @@ pub(crate) fn evaluate<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInf
             + weight_times!(t, c, p, pawn_threat_major, count(majors & by_pawns))
             + weight_times!(t, c, p, hanging, count(hanging));
         v += piece_threats(pos, p, info, c);
+        v += defence_threats(pos, p, info, c);
         v += push_threats(p, info, c);
         info.add(Term::Threats, c, v);
     }
@@ -67,6 +73,40 @@ fn piece_threats<T: Tracer>(
         }
     }
     v
+}
+
+/// Enemy men that the defence covers too thinly: weak pawns, outnumbered and overloaded
+/// pieces, the queen attacked, minors and rooks the king attacks. One weight times a count
+/// each, on the attack maps.
+fn defence_threats<T: Tracer>(
+    pos: &Position,
+    p: &Params,
+    info: &mut EvalInfo<T>,
+    c: Colour,
+) -> Score {
+    let us = c.index();
+    let them = c.flip().index();
+    let (att, twice) = (info.attacked, info.attacked_twice);
+    let their_pawn_cover = info.pawns.attacks[them];
+    let poorly = (att[us] & !att[them]) | (twice[us] & !twice[them] & !their_pawn_cover);
+    let theirs = info.occupied[them];
+    let minors = (pos.kind_set(Kind::Knight) | pos.kind_set(Kind::Bishop)) & theirs;
+    let rooks = pos.kind_set(Kind::Rook) & theirs;
+    let queens = pos.kind_set(Kind::Queen) & theirs;
+    let pieces = minors | rooks | queens;
+    // Men our pawns attack score as pawn threats already.
+    let not_by_pawns = !info.pawns.attacks[us];
+    let weak_pawns = info.pawns.pawns[them] & not_by_pawns & poorly;
+    let outnumbered = pieces & not_by_pawns & poorly & att[them];
+    let overloaded = pieces & att[us] & !twice[us] & att[them] & !twice[them];
+    let by_king = info.attacked_by[us][Kind::King as usize] & poorly;
+    let t = &mut info.tracer;
+    weight_times!(t, c, p, weak_pawn, count(weak_pawns))
+        + weight_times!(t, c, p, poorly_defended, count(outnumbered))
+        + weight_times!(t, c, p, overloaded, count(overloaded))
+        + weight_times!(t, c, p, queen_attacked, count(queens & att[us]))
+        + weight_times!(t, c, p, king_threat_minor, count(minors & by_king))
+        + weight_times!(t, c, p, king_threat_rook, count(rooks & by_king))
 }
 
 /// Enemy pieces that one of our pawns would attack after a push to a square where it is not
