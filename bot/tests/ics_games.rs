@@ -488,11 +488,10 @@ fn xboard_engine_without_setboard() {
     );
     let (f, run) = one_game("nosetboard", sc, &extra);
     assert!(!run.wire.contains("is not legal here"), "{}", run.wire);
-    assert_eq!(
-        (f.result.as_str(), f.why.as_str()),
-        ("1-0", "Opp resigns"),
-        "{f:?}"
-    );
+    // The bot wins: the stand-in resigns at move 16 unless the engine mates it first (the
+    // evaluation decides which; both end the game by the server's record).
+    assert_eq!(f.result, "1-0", "{f:?}");
+    assert!(f.why == "Opp resigns" || f.why == "Opp checkmated", "{f:?}");
 }
 
 /// #51 (5): a clock near zero when the search starts is no stall (the increment keeps the
