@@ -111,7 +111,7 @@ fn recover(fields: &[&str]) -> usize {
         }
     }
     let e0 = texel::error(&data, &w, K, 2);
-    let epochs = if cfg!(debug_assertions) { 300 } else { 600 };
+    let epochs = 600;
     descend(&data, &mut w, &mask, K, epochs, 1.0, 0.0, &[], 2, |_, _| {});
     let e1 = texel::error(&data, &w, K, 2);
     let names = Params::default().names();
@@ -224,7 +224,7 @@ fn gradient_descent_recovers_king_danger_weights() {
     }
     assert_eq!(moved, list.len());
     let e0 = texel::error(&data, &w, K, 2);
-    let epochs = if cfg!(debug_assertions) { 300 } else { 600 };
+    let epochs = 600;
     descend(&data, &mut w, &mask, K, epochs, 1.0, 0.0, &[], 2, |_, _| {});
     let e1 = texel::error(&data, &w, K, 2);
     let names = Params::default().names();
