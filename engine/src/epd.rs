@@ -640,6 +640,37 @@ pub fn parse_text(text: &str) -> Vec<Entry> {
     entries
 }
 
+/// The board of every line of an EPD text whose first four fields read as one, whatever its
+/// operations say; other lines are skipped. Tests and tools that want many real positions
+/// (the suites) take them from here.
+pub fn boards(text: &str) -> Vec<Position> {
+    text.lines()
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+            if fields.len() < 4 {
+                return None;
+            }
+            Position::from_fen(&format!("{} 0 1", fields.join(" "))).ok()
+        })
+        .collect()
+}
+
+/// [`boards`] of each suite file under the repository's `suites/` (e.g. `"wac.epd"`), for unit
+/// tests (`tests/common` has the same for the integration tests); a missing file panics, since
+/// a test that silently checks nothing is worse.
+#[cfg(test)]
+pub(crate) fn suite_boards(files: &[&str]) -> Vec<Position> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../suites/");
+    files
+        .iter()
+        .flat_map(|f| {
+            let path = format!("{root}{f}");
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            boards(&text)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,12 +1,11 @@
-//! The complexity term under weights that are not zero (the built-in ones are zero until a
-//! tune sets them, which would leave these checks empty): the trace still reproduces
+//! The complexity term under weights of its own, large enough that the cap holds in some
+//! positions whatever a tune set: the trace still reproduces
 //! `evaluate_full` exactly, the evaluation stays colour-symmetric, and the term does move
 //! endgame scores, never across zero.
 
 mod common;
 
 use squall::eval::complexity;
-use squall::eval::linear::EvalTrace;
 use squall::eval::params::{Params, DEFAULT_PARAMS};
 use squall::eval::score::s;
 use squall::eval::Evaluator;
@@ -40,14 +39,7 @@ fn trace_reproduces_the_evaluation_with_complexity() {
     let mut plain = Evaluator::new();
     let (mut moved, mut capped) = (0, 0);
     for pos in positions() {
-        let trace = EvalTrace::of(&pos, &p);
-        let v = ev.evaluate_full(&pos);
-        assert_eq!(
-            trace.value(&weights),
-            v,
-            "trace differs in {}",
-            pos.to_fen()
-        );
+        let (trace, v) = common::eval_checks::checked_trace(&mut ev, &p, &weights, &pos);
         if trace.recognised.is_some() {
             continue;
         }
@@ -70,9 +62,5 @@ fn trace_reproduces_the_evaluation_with_complexity() {
 fn complexity_is_colour_symmetric() {
     let p = params();
     let mut ev = Evaluator::with_params(p.clone());
-    for pos in positions() {
-        let m = pos.mirrored();
-        let (a, b) = (ev.evaluate_full(&pos), ev.evaluate_full(&m));
-        assert_eq!(a, b, "{} gives {a}, its mirror {b}", pos.to_fen());
-    }
+    common::eval_checks::assert_colour_symmetric(&mut ev, &positions());
 }

@@ -8,12 +8,9 @@ use squall::eval::term::{Term, TERMS};
 use squall::eval::{trace, Evaluator, EVAL_LIMIT, LAZY_MARGIN};
 use squall::Position;
 
-const SUITES: [&str; 4] = [
-    "../suites/wac.epd",
-    "../suites/ecm.epd",
-    "../suites/wcsac.epd",
-    "../suites/perftsuite.epd",
-];
+mod common;
+
+const SUITES: [&str; 4] = ["wac.epd", "ecm.epd", "wcsac.epd", "perftsuite.epd"];
 const PLAYOUTS: usize = if cfg!(debug_assertions) { 15 } else { 150 };
 const MAX_PLIES: usize = 120;
 const SEED: u64 = 0x5EA1_E7A1;
@@ -24,19 +21,7 @@ fn pos(fen: &str) -> Position {
 
 /// Every parsable position of the suites (first four EPD fields plus clocks).
 fn suite_positions() -> Vec<Position> {
-    let mut out = Vec::new();
-    for path in SUITES {
-        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        for line in text.lines() {
-            let fields: Vec<&str> = line.split_whitespace().take(4).collect();
-            if fields.len() < 4 {
-                continue;
-            }
-            if let Ok(p) = Position::from_fen(&format!("{} 0 1", fields.join(" "))) {
-                out.push(p);
-            }
-        }
-    }
+    let out = common::suites::suite_boards(&SUITES);
     assert!(out.len() > 2000, "suites gave only {} positions", out.len());
     out
 }

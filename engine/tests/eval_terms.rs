@@ -1,13 +1,12 @@
 //! The terms taken from Ethereal 12 (threats on the attacked-twice maps, space, closedness,
 //! knights far from the kings, long-diagonal bishops, bishops behind rammed pawns, stacked
-//! passers). Their built-in weights are zero until a tune sets them, so these checks use
-//! weights that are not: each term counts what it should on hand-made positions, the trace
-//! reproduces `evaluate_full` exactly, and the evaluation stays colour-symmetric.
+//! passers). The checks use weights of their own, one distinct value per field, so that they
+//! do not depend on what a tune set (some tuned weights may be zero): each term counts what it
+//! should on hand-made positions, the trace reproduces `evaluate_full` exactly, and the
+//! evaluation stays colour-symmetric.
 
 use std::collections::HashMap;
 
-use rand_xoshiro::rand_core::{RngCore, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
 use squall::eval::linear::EvalTrace;
 use squall::eval::params::{Params, DEFAULT_PARAMS};
 use squall::eval::pawns::PawnEntry;
@@ -15,6 +14,8 @@ use squall::eval::pieces::closedness;
 use squall::eval::score::s;
 use squall::eval::Evaluator;
 use squall::Position;
+
+mod common;
 
 /// Every weight field this work added.
 const NEW_FIELDS: [&str; 18] = [
@@ -204,26 +205,7 @@ fn closedness_runs_from_open_to_closed() {
 /// Positions along seeded random games that capture half the time, so that they reach every
 /// phase.
 fn positions() -> Vec<Position> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
-    let mut out = Vec::new();
-    for _ in 0..GAMES {
-        let mut p = Position::startpos();
-        for _ in 0..MAX_PLIES {
-            let moves = p.legal_moves();
-            if moves.is_empty() || p.is_fifty_move_draw() {
-                break;
-            }
-            let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
-            let m = if !captures.is_empty() && rng.next_u64() % 2 == 0 {
-                *captures[(rng.next_u64() % captures.len() as u64) as usize]
-            } else {
-                moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]
-            };
-            p.make(m);
-            out.push(p.clone());
-        }
-    }
-    out
+    common::games::random_game_positions(SEED, GAMES, MAX_PLIES, 2)
 }
 
 #[test]
@@ -236,14 +218,7 @@ fn trace_reproduces_the_evaluation_with_the_new_terms() {
     let mut fired: HashMap<&str, usize> = HashMap::new();
     let (mut checked, mut moved) = (0, 0);
     for pos in positions() {
-        let trace = EvalTrace::of(&pos, &p);
-        let v = ev.evaluate_full(&pos);
-        assert_eq!(
-            trace.value(&weights),
-            v,
-            "trace differs in {}",
-            pos.to_fen()
-        );
+        let (trace, v) = common::eval_checks::checked_trace(&mut ev, &p, &weights, &pos);
         checked += 1;
         moved += usize::from(v != plain.evaluate_full(&pos));
         for &(i, _) in &trace.entries {
@@ -267,9 +242,5 @@ fn trace_reproduces_the_evaluation_with_the_new_terms() {
 fn new_terms_are_colour_symmetric() {
     let p = params();
     let mut ev = Evaluator::with_params(p);
-    for pos in positions() {
-        let m = pos.mirrored();
-        let (a, b) = (ev.evaluate_full(&pos), ev.evaluate_full(&m));
-        assert_eq!(a, b, "{} gives {a}, its mirror {b}", pos.to_fen());
-    }
+    common::eval_checks::assert_colour_symmetric(&mut ev, &positions());
 }

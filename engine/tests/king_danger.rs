@@ -45,12 +45,9 @@ fn trace_reproduces_the_evaluation_with_king_danger() {
     let (mut attacks, mut floored, mut changed) = (0, 0, 0);
     let positions = positions();
     for pos in &positions {
-        let trace = EvalTrace::of(pos, &DEFAULT_PARAMS);
-        let v = plain.evaluate_full(pos);
-        assert_eq!(trace.value(&builtin), v, "built-in: {}", pos.to_fen());
-        let moved_trace = EvalTrace::of(pos, &moved);
-        let w = ev.evaluate_full(pos);
-        assert_eq!(moved_trace.value(&other), w, "moved: {}", pos.to_fen());
+        let (trace, v) =
+            common::eval_checks::checked_trace(&mut plain, &DEFAULT_PARAMS, &builtin, pos);
+        let (moved_trace, w) = common::eval_checks::checked_trace(&mut ev, &moved, &other, pos);
         // The features do not depend on the weights (the scale factor may: it follows the
         // sign of the endgame half).
         assert_eq!(moved_trace.entries, trace.entries, "{}", pos.to_fen());

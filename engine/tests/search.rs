@@ -6,21 +6,17 @@ use squall::search::{
 };
 use squall::{Move, Position};
 
+mod common;
+
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).expect("test FEN is valid")
 }
 
-/// Every `step`-th WAC position (board, side, castling, en passant), with its line.
-fn wac_positions(step: usize) -> Vec<(String, Position)> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../suites/wac.epd"))
-        .expect("suite present");
-    text.lines()
+/// Every `step`-th WAC position (board, side, castling, en passant).
+fn wac_positions(step: usize) -> Vec<Position> {
+    common::suites::suite_boards(&["wac.epd"])
+        .into_iter()
         .step_by(step)
-        .filter_map(|line| {
-            let fields: Vec<&str> = line.split_whitespace().take(4).collect();
-            let p = Position::from_fen(&format!("{} 0 1", fields.join(" "))).ok()?;
-            Some((line.to_string(), p))
-        })
         .collect()
 }
 
@@ -306,7 +302,8 @@ fn multipv_reports_distinct_lines() {
 fn searches_from_suite_positions_return_legal_moves() {
     let step = if cfg!(debug_assertions) { 25 } else { 3 };
     let mut e = Engine::new(8);
-    for (i, (line, p)) in wac_positions(step).into_iter().enumerate() {
+    for (i, p) in wac_positions(step).into_iter().enumerate() {
+        let line = p.to_fen();
         let limits = Limits {
             depth: Some(1 + (i * step % 5) as i32),
             nodes: Some(30_000),
@@ -332,7 +329,8 @@ fn a_search_cut_short_still_reports_a_real_score() {
     // after the best move changed; the result must still carry a score, not the window bound.
     let step = if cfg!(debug_assertions) { 30 } else { 4 };
     let mut e = Engine::new(8);
-    for (i, (line, p)) in wac_positions(step).into_iter().enumerate() {
+    for (i, p) in wac_positions(step).into_iter().enumerate() {
+        let line = p.to_fen();
         let limits = Limits {
             nodes: Some(3_000 + 7_919 * ((i * step) as u64 % 13)),
             ..Limits::default()

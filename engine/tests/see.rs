@@ -8,6 +8,8 @@
 use squall::types::Colour;
 use squall::{Move, Position};
 
+mod common;
+
 /// (FEN, move in SAN, expected SEE for the side making the move).
 const CASES: &[(&str, &str, i32)] = &[
     // --- simple captures ---
@@ -174,15 +176,9 @@ const THRESHOLD_MAX: i32 = 1000;
 const THRESHOLD_STEP: usize = 25;
 
 fn wac_positions() -> Vec<Position> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../suites/wac.epd"))
-        .expect("suites/wac.epd is readable");
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let fields: Vec<&str> = l.split_whitespace().take(4).collect();
-            pos(&format!("{} 0 1", fields.join(" ")))
-        })
-        .collect()
+    let out = common::suites::suite_boards(&["wac.epd"]);
+    assert_eq!(out.len(), 300, "every WAC board reads");
+    out
 }
 
 /// Checks `see_ge(m, t) == (see(m) >= t)` over the threshold sweep for one move.

@@ -9,6 +9,8 @@ use squall::eval::params::{Field, DEFAULT_PARAMS, PARAM_COUNT};
 use squall::eval::Evaluator;
 use squall::Position;
 
+mod common;
+
 const POSITIONS: usize = if cfg!(debug_assertions) {
     10_000
 } else {
@@ -18,13 +20,7 @@ const MAX_PLIES: usize = 160;
 const SEED: u64 = 0x7ACE_0001;
 
 fn check(ev: &mut Evaluator, weights: &[squall::eval::score::Score], pos: &Position) {
-    let trace = EvalTrace::of(pos, &DEFAULT_PARAMS);
-    assert_eq!(
-        trace.value(weights),
-        ev.evaluate_full(pos),
-        "trace differs in {}",
-        pos.to_fen()
-    );
+    common::eval_checks::checked_trace(ev, &DEFAULT_PARAMS, weights, pos);
 }
 
 #[test]
@@ -54,26 +50,12 @@ fn trace_reproduces_the_evaluation_on_random_games() {
 fn trace_reproduces_the_evaluation_on_suite_positions() {
     let weights = DEFAULT_PARAMS.values();
     let mut ev = Evaluator::new();
-    let mut n = 0;
-    for path in [
-        "../suites/wac.epd",
-        "../suites/ecm.epd",
-        "../suites/wcsac.epd",
-        "../suites/perftsuite.epd",
-    ] {
-        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        for line in text.lines() {
-            let fields: Vec<&str> = line.split_whitespace().take(4).collect();
-            if fields.len() < 4 {
-                continue;
-            }
-            if let Ok(p) = Position::from_fen(&format!("{} 0 1", fields.join(" "))) {
-                check(&mut ev, &weights, &p);
-                n += 1;
-            }
-        }
+    let positions =
+        common::suites::suite_boards(&["wac.epd", "ecm.epd", "wcsac.epd", "perftsuite.epd"]);
+    for p in &positions {
+        check(&mut ev, &weights, p);
     }
-    assert!(n > 2000);
+    assert!(positions.len() > 2000);
 }
 
 #[test]

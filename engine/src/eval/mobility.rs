@@ -107,30 +107,22 @@ mod tests {
     #[test]
     fn attacked_twice_counts_every_man() {
         let mut checked = 0;
-        for file in ["../suites/wac.epd", "../suites/ecm.epd"] {
-            let path = format!("{}/{}", env!("CARGO_MANIFEST_DIR"), file);
-            let text = std::fs::read_to_string(&path).unwrap_or_default();
-            for line in text.lines() {
-                let fen: Vec<&str> = line.split_whitespace().take(4).collect();
-                let Ok(pos) = Position::from_fen(&format!("{} 0 1", fen.join(" "))) else {
-                    continue;
-                };
-                for pos in [pos.clone(), pos.mirrored()] {
-                    let entry = PawnEntry::compute(&pos, &DEFAULT_PARAMS);
-                    let info = crate::eval::collect(&pos, &DEFAULT_PARAMS, &entry, NoTrace);
-                    for c in Colour::BOTH {
-                        let (mut once, mut twice) = (0u64, 0u64);
-                        for i in 0..64 {
-                            let n = attackers(&pos, c, i);
-                            once |= u64::from(n >= 1) << i;
-                            twice |= u64::from(n >= 2) << i;
-                        }
-                        let fen = pos.to_fen();
-                        assert_eq!(info.attacked[c.index()], once, "{fen} {c:?}");
-                        assert_eq!(info.attacked_twice[c.index()], twice, "{fen} {c:?}");
+        for base in crate::epd::suite_boards(&["wac.epd", "ecm.epd"]) {
+            for pos in [base.mirrored(), base] {
+                let entry = PawnEntry::compute(&pos, &DEFAULT_PARAMS);
+                let info = crate::eval::collect(&pos, &DEFAULT_PARAMS, &entry, NoTrace);
+                for c in Colour::BOTH {
+                    let (mut once, mut twice) = (0u64, 0u64);
+                    for i in 0..64 {
+                        let n = attackers(&pos, c, i);
+                        once |= u64::from(n >= 1) << i;
+                        twice |= u64::from(n >= 2) << i;
                     }
-                    checked += 1;
+                    let fen = pos.to_fen();
+                    assert_eq!(info.attacked[c.index()], once, "{fen} {c:?}");
+                    assert_eq!(info.attacked_twice[c.index()], twice, "{fen} {c:?}");
                 }
+                checked += 1;
             }
         }
         assert!(checked > 1000, "only {checked} positions read");

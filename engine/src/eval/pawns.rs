@@ -439,36 +439,24 @@ mod tests {
         use super::super::tracer::Coefficients;
         let p = &DEFAULT_PARAMS;
         let mut checked = 0;
-        for file in [
-            "../suites/wac.epd",
-            "../suites/ecm.epd",
-            "../suites/wcsac.epd",
-        ] {
-            let path = format!("{}/{}", env!("CARGO_MANIFEST_DIR"), file);
-            let text = std::fs::read_to_string(&path).unwrap_or_default();
-            for line in text.lines() {
-                let fen: Vec<&str> = line.split_whitespace().take(4).collect();
-                let Ok(pos) = Position::from_fen(&format!("{} 0 1", fen.join(" "))) else {
-                    continue;
+        for base in crate::epd::suite_boards(&["wac.epd", "ecm.epd", "wcsac.epd"]) {
+            for pos in [base.mirrored(), base] {
+                let mut fast_trace = Coefficients::default();
+                let fast = PawnEntry::structure_traced(&pos, p, &mut fast_trace);
+                let mut slow_trace = Coefficients::default();
+                let mut slow = PawnEntry {
+                    passed: [0; 2],
+                    attack_span: [0; 2],
+                    structure: [Score::ZERO; 2],
+                    passers: [Score::ZERO; 2],
+                    ..fast
                 };
-                for pos in [pos.clone(), pos.mirrored()] {
-                    let mut fast_trace = Coefficients::default();
-                    let fast = PawnEntry::structure_traced(&pos, p, &mut fast_trace);
-                    let mut slow_trace = Coefficients::default();
-                    let mut slow = PawnEntry {
-                        passed: [0; 2],
-                        attack_span: [0; 2],
-                        structure: [Score::ZERO; 2],
-                        passers: [Score::ZERO; 2],
-                        ..fast
-                    };
-                    for c in Colour::BOTH {
-                        analyse_colour_per_pawn(&mut slow, &pos, p, c, &mut slow_trace);
-                    }
-                    assert_eq!(fast, slow, "{}", pos.to_fen());
-                    assert_eq!(fast_trace.counts, slow_trace.counts, "{}", pos.to_fen());
-                    checked += 1;
+                for c in Colour::BOTH {
+                    analyse_colour_per_pawn(&mut slow, &pos, p, c, &mut slow_trace);
                 }
+                assert_eq!(fast, slow, "{}", pos.to_fen());
+                assert_eq!(fast_trace.counts, slow_trace.counts, "{}", pos.to_fen());
+                checked += 1;
             }
         }
         assert!(checked > 4000, "only {checked} positions read");

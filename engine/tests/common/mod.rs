@@ -3,8 +3,10 @@
 
 #![allow(dead_code)]
 
+pub mod eval_checks;
 pub mod games;
 mod scratch;
+pub mod suites;
 
 // Not every test crate that includes `common` takes a scratch folder.
 #[allow(unused_imports)]
