@@ -655,11 +655,10 @@ pub fn boards(text: &str) -> Vec<Position> {
         .collect()
 }
 
-/// [`boards`] of each suite file under the repository's `suites/` (e.g. `"wac.epd"`), for unit
-/// tests (`tests/common` has the same for the integration tests); a missing file panics, since
-/// a test that silently checks nothing is worse.
-#[cfg(test)]
-pub(crate) fn suite_boards(files: &[&str]) -> Vec<Position> {
+/// [`boards`] of each file under the source tree's `suites/` (e.g. `"wac.epd"`), for the
+/// tests and tools that run from a checkout; a missing file panics, since a test that silently
+/// checks nothing is worse.
+pub fn suite_boards(files: &[&str]) -> Vec<Position> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../suites/");
     files
         .iter()

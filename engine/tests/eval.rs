@@ -8,8 +8,6 @@ use squall::eval::term::{Term, TERMS};
 use squall::eval::{trace, Evaluator, EVAL_LIMIT, LAZY_MARGIN};
 use squall::Position;
 
-mod common;
-
 const SUITES: [&str; 4] = ["wac.epd", "ecm.epd", "wcsac.epd", "perftsuite.epd"];
 const PLAYOUTS: usize = if cfg!(debug_assertions) { 15 } else { 150 };
 const MAX_PLIES: usize = 120;
@@ -21,7 +19,7 @@ fn pos(fen: &str) -> Position {
 
 /// Every parsable position of the suites (first four EPD fields plus clocks).
 fn suite_positions() -> Vec<Position> {
-    let out = common::suites::suite_boards(&SUITES);
+    let out = squall::epd::suite_boards(&SUITES);
     assert!(out.len() > 2000, "suites gave only {} positions", out.len());
     out
 }

@@ -6,15 +6,13 @@ use squall::search::{
 };
 use squall::{Move, Position};
 
-mod common;
-
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).expect("test FEN is valid")
 }
 
 /// Every `step`-th WAC position (board, side, castling, en passant).
 fn wac_positions(step: usize) -> Vec<Position> {
-    common::suites::suite_boards(&["wac.epd"])
+    squall::epd::suite_boards(&["wac.epd"])
         .into_iter()
         .step_by(step)
         .collect()

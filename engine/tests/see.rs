@@ -8,8 +8,6 @@
 use squall::types::Colour;
 use squall::{Move, Position};
 
-mod common;
-
 /// (FEN, move in SAN, expected SEE for the side making the move).
 const CASES: &[(&str, &str, i32)] = &[
     // --- simple captures ---
@@ -176,7 +174,7 @@ const THRESHOLD_MAX: i32 = 1000;
 const THRESHOLD_STEP: usize = 25;
 
 fn wac_positions() -> Vec<Position> {
-    let out = common::suites::suite_boards(&["wac.epd"]);
+    let out = squall::epd::suite_boards(&["wac.epd"]);
     assert_eq!(out.len(), 300, "every WAC board reads");
     out
 }

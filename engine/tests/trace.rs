@@ -51,7 +51,7 @@ fn trace_reproduces_the_evaluation_on_suite_positions() {
     let weights = DEFAULT_PARAMS.values();
     let mut ev = Evaluator::new();
     let positions =
-        common::suites::suite_boards(&["wac.epd", "ecm.epd", "wcsac.epd", "perftsuite.epd"]);
+        squall::epd::suite_boards(&["wac.epd", "ecm.epd", "wcsac.epd", "perftsuite.epd"]);
     for p in &positions {
         check(&mut ev, &weights, p);
     }

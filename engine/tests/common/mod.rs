@@ -6,7 +6,6 @@
 pub mod eval_checks;
 pub mod games;
 mod scratch;
-pub mod suites;
 
 // Not every test crate that includes `common` takes a scratch folder.
 #[allow(unused_imports)]
