@@ -301,20 +301,25 @@ fn searches_from_suite_positions_return_legal_moves() {
     let step = if cfg!(debug_assertions) { 25 } else { 3 };
     let mut e = Engine::new(8);
     for (i, p) in wac_positions(step).into_iter().enumerate() {
-        let line = p.to_fen();
         let limits = Limits {
             depth: Some(1 + (i * step % 5) as i32),
             nodes: Some(30_000),
             ..Limits::default()
         };
         let r = e.search(&p, &limits, &Control::new(false), &mut |_: &Report| {});
-        assert!(p.legal_moves().contains(r.best), "{line}: {}", r.best);
+        assert!(
+            p.legal_moves().contains(r.best),
+            "{}: {}",
+            p.to_fen(),
+            r.best
+        );
         if !r.ponder.is_none() {
             let mut q = p.clone();
             q.make(r.best);
             assert!(
                 q.legal_moves().contains(r.ponder),
-                "{line}: ponder {}",
+                "{}: ponder {}",
+                p.to_fen(),
                 r.ponder
             );
         }
@@ -328,12 +333,11 @@ fn a_search_cut_short_still_reports_a_real_score() {
     let step = if cfg!(debug_assertions) { 30 } else { 4 };
     let mut e = Engine::new(8);
     for (i, p) in wac_positions(step).into_iter().enumerate() {
-        let line = p.to_fen();
         let limits = Limits {
             nodes: Some(3_000 + 7_919 * ((i * step) as u64 % 13)),
             ..Limits::default()
         };
         let r = e.search(&p, &limits, &Control::new(false), &mut |_: &Report| {});
-        assert!(r.score.abs() <= MATE, "{line}: score {}", r.score);
+        assert!(r.score.abs() <= MATE, "{}: score {}", p.to_fen(), r.score);
     }
 }

@@ -2,7 +2,7 @@
 //! expected result that the built-in weights predict, a dozen weights are moved away by 20 to
 //! 30 centipawns, and gradient descent on those weights alone must bring each back to within
 //! a few centipawns; the same for the king-danger weights through their curve, and for
-//! weights of the terms taken from Ethereal 12 (built in at zero). Also: `squall tune` end to
+//! weights of the terms taken from Ethereal 12. Also: `squall tune` end to
 //! end on a small file.
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
