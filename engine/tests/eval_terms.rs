@@ -40,6 +40,8 @@ const NEW_FIELDS: [&str; 18] = [
     "knight_king_distance[3]",
 ];
 
+const SHELTER: &str = "r3k3/8/8/8/8/8/5PPP/6K1 w - - 0 1";
+
 const GAMES: usize = if cfg!(debug_assertions) { 20 } else { 200 };
 const MAX_PLIES: usize = 160;
 const SEED: u64 = 0xE7E4_0012;
@@ -168,6 +170,15 @@ fn new_terms_count_what_they_should() {
             1,
         ),
         ("4k3/7p/8/P7/P7/8/7P/4K3 w - - 0 1", "passed_stacked", 1),
+        // Shelter by file: White's g1 king behind f2-g2-h2 (g-file entry 6 * 8 + 1, h-file
+        // 7 * 8 + 1); Black's e8 king bare, stormed on the f-file (edge distance 2, rank 6).
+        (SHELTER, "shelter_king_file[49]", 1),
+        (SHELTER, "shelter_side_file[57]", 1),
+        (SHELTER, "shelter_king_file[32]", -1),
+        (SHELTER, "storm[22]", -1),
+        // White's king stands on a pawn file, Black's is one file from the nearest.
+        (SHELTER, "king_pawn_file_distance[0]", 1),
+        (SHELTER, "king_pawn_file_distance[1]", -1),
     ];
     for &(fen, field, expected) in cases {
         let got = counts(fen).get(field).copied().unwrap_or(0);

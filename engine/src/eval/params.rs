@@ -231,15 +231,19 @@ params! {
     /// Pawn with a friendly pawn beside it on the same rank, by relative rank.
     phalanx_rank: [Score; 8];
 
-    // ----- king shelter and pawn storm (pawn hash), indexed by relative rank, 0 = no pawn -----
-    /// Own pawn on the king's file: the least advanced one, by its relative rank.
-    shelter_king_file: [Score; 8];
-    /// Own pawn on a file beside the king.
-    shelter_side_file: [Score; 8];
-    /// Enemy pawn storming the king's files: the closest one, by its rank seen from our side.
-    storm: [Score; 8];
-    /// Storming pawn that is blocked by one of our pawns.
-    storm_blocked: [Score; 8];
+    // ----- king shelter and pawn storm (pawn hash), by file and relative rank, 0 = no pawn -----
+    /// Own pawn on the king's file: the least advanced one, at `file * 8 + relative rank`.
+    shelter_king_file: [Score; 64];
+    /// Own pawn on a file beside the king, at `file * 8 + relative rank`.
+    shelter_side_file: [Score; 64];
+    /// Enemy pawn storming the king's files: the closest one, by its rank seen from our side,
+    /// at `edge distance of its file * 8 + rank` (files a/h share 0, d/e share 3).
+    storm: [Score; 32];
+    /// Storming pawn that is blocked by one of our pawns, indexed as `storm`.
+    storm_blocked: [Score; 32];
+    /// Endgame: the king's distance in files from the nearest file with a pawn of either
+    /// colour (nothing when no pawn is left).
+    king_pawn_file_distance: [Score; 8];
 
     // ----- passed pawns, piece-dependent (outside the pawn hash) -----
     /// Per square of the enemy king's distance from the passer's stop square.
