@@ -179,6 +179,24 @@ fn new_terms_count_what_they_should() {
         // White's king stands on a pawn file, Black's is one file from the nearest.
         (SHELTER, "king_pawn_file_distance[0]", 1),
         (SHELTER, "king_pawn_file_distance[1]", -1),
+        // White's area (f1-h3) holds three pawns, Black's (d8-f6) none.
+        (SHELTER, "king_defenders[3]", 1),
+        (SHELTER, "king_defenders[0]", -1),
+        // An h1 king's area is four files wide: f1-h3 holds the f2 and g2 pawns (e2 lies
+        // outside); Black's b8 king has only its a7 pawn in a6-c8.
+        ("1k6/p7/8/8/8/8/4PPP1/7K w - - 0 1", "king_defenders[2]", 1),
+        ("1k6/p7/8/8/8/8/4PPP1/7K w - - 0 1", "king_defenders[1]", -1),
+        // White's e3 bishop stands behind the e4 pawn, Black's c6 knight behind c5.
+        (
+            "4k3/8/2n5/2p5/4P3/4B3/8/4K3 w - - 0 1",
+            "bishop_behind_pawn",
+            1,
+        ),
+        (
+            "4k3/8/2n5/2p5/4P3/4B3/8/4K3 w - - 0 1",
+            "knight_behind_pawn",
+            -1,
+        ),
     ];
     for &(fen, field, expected) in cases {
         let got = counts(fen).get(field).copied().unwrap_or(0);

@@ -4,10 +4,11 @@
 //! Shelter: the king is credited with the better of its current file and the files it could
 //! still castle to, so an uncastled king is not punished for pawns it is about to hide behind.
 
-use super::info::king_zone;
+use super::info::{king_zone, EvalInfo};
 use super::params::Params;
 use super::pawns::{PawnEntry, LONG_CASTLE_FILE, SHORT_CASTLE_FILE};
 use super::score::Score;
+use super::term::Term;
 use super::tracer::Tracer;
 use crate::board::bitboard;
 use crate::board::{castle_rights, Position};
@@ -64,6 +65,17 @@ pub fn shelter(pos: &Position, p: &Params, e: &PawnEntry, c: Colour) -> Score {
         None => Score::ZERO,
     };
     e.shelter_at(c, shelter_file(pos, e, c)) + distance
+}
+
+/// Own pawns and minor pieces in each king's area: the men that stand between it and an
+/// attack.
+pub(crate) fn defenders<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>) {
+    let minors = pos.kind_set(Kind::Pawn) | pos.kind_set(Kind::Knight) | pos.kind_set(Kind::Bishop);
+    for c in Colour::BOTH {
+        let n = (minors & info.occupied[c.index()] & info.king_zone[c.index()]).count_ones();
+        let v = weight!(info.tracer, c, p, king_defenders[(n as usize).min(11)]);
+        info.add(Term::KingShelter, c, v);
+    }
 }
 
 /// Does a queen of `c` reach the enemy king's square or a square next to it? Such a queen

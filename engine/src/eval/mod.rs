@@ -417,6 +417,7 @@ fn fill<T: Tracer>(pos: &Position, p: &Params, terms: &PawnTerms, info: &mut Eva
     mobility::scan(pos, p, info);
     passed::evaluate(pos, p, info);
     danger::evaluate(pos, p, info);
+    king::defenders(pos, p, info);
     pieces::evaluate(pos, p, info);
     imbalance::evaluate(pos, p, info);
     threats::evaluate(pos, p, info);

@@ -244,6 +244,8 @@ params! {
     /// Endgame: the king's distance in files from the nearest file with a pawn of either
     /// colour (nothing when no pawn is left).
     king_pawn_file_distance: [Score; 8];
+    /// Own pawns, knights and bishops in the king's area (`info::king_area`), by their number.
+    king_defenders: [Score; 12];
 
     // ----- passed pawns, piece-dependent (outside the pawn hash) -----
     /// Per square of the enemy king's distance from the passer's stop square.
@@ -290,6 +292,11 @@ params! {
     /// Knight whose nearer king is 4, 5, 6 or 7 squares away (king distance), by that distance
     /// less 4: a knight far from both kings does little.
     knight_king_distance: [Score; 4];
+    /// Knight with a pawn of either colour on the square in front of it (sheltered from
+    /// attacks along the file, and a pawn it may support or blockade).
+    knight_behind_pawn: Score;
+    /// Bishop with a pawn of either colour on the square in front of it.
+    bishop_behind_pawn: Score;
     /// Bishop on a long diagonal (a1-h8, h1-a8), off the four centre squares, that sees both
     /// centre squares on it through everything but pawns.
     bishop_long_diagonal: Score;

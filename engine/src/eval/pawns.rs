@@ -99,7 +99,7 @@ fn step_forward(c: Colour, set: u64) -> u64 {
 
 /// The squares of `set` moved one rank back toward `c`'s first rank.
 #[inline]
-fn step_back(c: Colour, set: u64) -> u64 {
+pub(crate) fn step_back(c: Colour, set: u64) -> u64 {
     match c {
         Colour::White => set >> BITS_PER_RANK,
         Colour::Black => set << BITS_PER_RANK,

@@ -125,6 +125,10 @@ pub const DEFAULT_PARAMS: Params = Params {
     king_pawn_file_distance: [
         s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
     ],
+    king_defenders: [
+        s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+        s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+    ],
     passed_enemy_king_distance: [
         s(0, 0), s(-4, -1), s(-3, 3), s(-6, 20), s(-8, 37), s(-13, 59), s(-12, 57), s(0, 0),
     ],
@@ -178,6 +182,8 @@ pub const DEFAULT_PARAMS: Params = Params {
     knight_king_distance: [
         s(-8, -4), s(-5, -15), s(-16, -20), s(-8, -49),
     ],
+    knight_behind_pawn: s(0, 0),
+    bishop_behind_pawn: s(0, 0),
     bishop_long_diagonal: s(10, 31),
     bishop_rammed_pawns: s(0, -13),
     queen_vs_minors: [
