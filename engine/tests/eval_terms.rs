@@ -186,6 +186,11 @@ fn new_terms_count_what_they_should() {
         // outside); Black's b8 king has only its a7 pawn in a6-c8.
         ("1k6/p7/8/8/8/8/4PPP1/7K w - - 0 1", "king_defenders[2]", 1),
         ("1k6/p7/8/8/8/8/4PPP1/7K w - - 0 1", "king_defenders[1]", -1),
+        // The a4 bishop x-rays the e8 queen through d7, the e1 rook through e5; a bishop
+        // with nothing in between attacks the queen instead.
+        ("3kq3/3n4/8/8/B7/8/8/4K2R w - - 0 1", "queen_xrayed", 1),
+        ("4q1k1/8/8/4p3/8/8/8/4R1K1 w - - 0 1", "queen_xrayed", 1),
+        ("3kq3/8/8/8/B7/8/8/4K3 w - - 0 1", "queen_xrayed", 0),
         // White's e3 bishop stands behind the e4 pawn, Black's c6 knight behind c5.
         (
             "4k3/8/2n5/2p5/4P3/4B3/8/4K3 w - - 0 1",

@@ -338,6 +338,9 @@ params! {
     overloaded: Score;
     /// Enemy queen attacked by any of our men.
     queen_attacked: Score;
+    /// Enemy queen on a line with one of our bishops (diagonal) or rooks (file or rank) and
+    /// one man between them: a pin to the queen or a discovered attack on it.
+    queen_xrayed: Score;
     /// Enemy minor piece attacked by our king, in our poorly defended set.
     king_threat_minor: Score;
     /// Enemy rook attacked by our king, in our poorly defended set.

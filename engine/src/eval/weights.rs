@@ -205,6 +205,7 @@ pub const DEFAULT_PARAMS: Params = Params {
     poorly_defended: s(37, 39),
     overloaded: s(3, 4),
     queen_attacked: s(-1, -50),
+    queen_xrayed: s(0, 0),
     king_threat_minor: s(-10, 27),
     king_threat_rook: s(17, 4),
     space_restricted_piece: s(-5, -7),
