@@ -10,11 +10,11 @@
 
 use super::info::EvalInfo;
 use super::params::Params;
-use super::pawns::step_back;
+use super::pawns::{pawn_attacks_twice, step_back};
 use super::score::Score;
 use super::term::Term;
 use super::tracer::Tracer;
-use crate::board::bitboard::{self, FILE_A, FILE_H};
+use crate::board::bitboard;
 use crate::board::Position;
 use crate::types::{Colour, Kind};
 
@@ -74,16 +74,6 @@ pub(crate) fn scan<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>
         info.attacked_by[us][Kind::Pawn as usize] = pawn_attacks;
         info.attacked[us] = attacked;
         info.attacked_twice[us] = twice;
-    }
-}
-
-/// Squares two pawns of `c` in `pawns` attack at once.
-#[inline]
-fn pawn_attacks_twice(c: Colour, pawns: u64) -> u64 {
-    let (west, east) = (pawns & !FILE_A, pawns & !FILE_H);
-    match c {
-        Colour::White => (west << 7) & (east << 9),
-        Colour::Black => (west >> 9) & (east >> 7),
     }
 }
 

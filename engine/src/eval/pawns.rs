@@ -97,6 +97,16 @@ fn step_forward(c: Colour, set: u64) -> u64 {
     }
 }
 
+/// Squares two pawns of `c` in `pawns` attack at once.
+#[inline]
+pub(crate) fn pawn_attacks_twice(c: Colour, pawns: u64) -> u64 {
+    let (west, east) = (pawns & !FILE_A, pawns & !FILE_H);
+    match c {
+        Colour::White => (west << 7) & (east << 9),
+        Colour::Black => (west >> 9) & (east >> 7),
+    }
+}
+
 /// The squares of `set` moved one rank back toward `c`'s first rank.
 #[inline]
 pub(crate) fn step_back(c: Colour, set: u64) -> u64 {
