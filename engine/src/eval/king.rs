@@ -1,5 +1,6 @@
-//! King safety: pawn shelter and storm (from the pawn hash), and which pieces bear on a king
-//! (asked by the search and the lazy exit). The attack on the king zone is `danger`.
+//! King safety: pawn shelter and storm (from the pawn hash), the king's distance from the
+//! pawns, its defenders, and which pieces bear on a king (asked by the search and the lazy
+//! exit). The attack on the king zone is `danger`.
 //!
 //! Shelter: the king is credited with the better of its current file and the files it could
 //! still castle to, so an uncastled king is not punished for pawns it is about to hide behind.

@@ -244,7 +244,7 @@ params! {
     /// Endgame: the king's distance in files from the nearest file with a pawn of either
     /// colour (nothing when no pawn is left).
     king_pawn_file_distance: [Score; 8];
-    /// Own pawns, knights and bishops in the king's area (`info::king_area`), by their number.
+    /// Own pawns, knights and bishops in the king zone (`EvalInfo::king_zone`), by number.
     king_defenders: [Score; 12];
 
     // ----- passed pawns, piece-dependent (outside the pawn hash) -----
