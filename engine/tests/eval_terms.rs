@@ -40,6 +40,8 @@ const NEW_FIELDS: [&str; 18] = [
     "knight_king_distance[3]",
 ];
 
+const SHELTER: &str = "r3k3/8/8/8/8/8/5PPP/6K1 w - - 0 1";
+
 const GAMES: usize = if cfg!(debug_assertions) { 20 } else { 200 };
 const MAX_PLIES: usize = 160;
 const SEED: u64 = 0xE7E4_0012;
@@ -168,6 +170,38 @@ fn new_terms_count_what_they_should() {
             1,
         ),
         ("4k3/7p/8/P7/P7/8/7P/4K3 w - - 0 1", "passed_stacked", 1),
+        // Shelter by file: White's g1 king behind f2-g2-h2 (g-file entry 6 * 8 + 1, h-file
+        // 7 * 8 + 1); Black's e8 king bare, stormed on the f-file (edge distance 2, rank 6).
+        (SHELTER, "shelter_king_file[49]", 1),
+        (SHELTER, "shelter_side_file[57]", 1),
+        (SHELTER, "shelter_king_file[32]", -1),
+        (SHELTER, "storm[22]", -1),
+        // White's king stands on a pawn file, Black's is one file from the nearest.
+        (SHELTER, "king_pawn_file_distance[0]", 1),
+        (SHELTER, "king_pawn_file_distance[1]", -1),
+        // White's area (f1-h3) holds three pawns, Black's (d8-f6) none.
+        (SHELTER, "king_defenders[3]", 1),
+        (SHELTER, "king_defenders[0]", -1),
+        // An h1 king's area is four files wide: f1-h3 holds the f2 and g2 pawns (e2 lies
+        // outside); Black's b8 king has only its a7 pawn in a6-c8.
+        ("1k6/p7/8/8/8/8/4PPP1/7K w - - 0 1", "king_defenders[2]", 1),
+        ("1k6/p7/8/8/8/8/4PPP1/7K w - - 0 1", "king_defenders[1]", -1),
+        // The a4 bishop x-rays the e8 queen through d7, the e1 rook through e5; a bishop
+        // with nothing in between attacks the queen instead.
+        ("3kq3/3n4/8/8/B7/8/8/4K2R w - - 0 1", "queen_xrayed", 1),
+        ("4q1k1/8/8/4p3/8/8/8/4R1K1 w - - 0 1", "queen_xrayed", 1),
+        ("3kq3/8/8/8/B7/8/8/4K3 w - - 0 1", "queen_xrayed", 0),
+        // White's e3 bishop stands behind the e4 pawn, Black's c6 knight behind c5.
+        (
+            "4k3/8/2n5/2p5/4P3/4B3/8/4K3 w - - 0 1",
+            "bishop_behind_pawn",
+            1,
+        ),
+        (
+            "4k3/8/2n5/2p5/4P3/4B3/8/4K3 w - - 0 1",
+            "knight_behind_pawn",
+            -1,
+        ),
     ];
     for &(fen, field, expected) in cases {
         let got = counts(fen).get(field).copied().unwrap_or(0);

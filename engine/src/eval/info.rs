@@ -1,7 +1,7 @@
 //! `EvalInfo`: what the term modules share during one evaluation (the attack maps, the king
 //! zones, the pawn entry, each term per colour and the tracer).
 
-use super::pawns::PawnEntry;
+use super::pawns::{pawn_attacks_twice, PawnEntry};
 use super::score::Score;
 use super::term::{Term, TERM_COUNT};
 use super::tracer::{NoTrace, Tracer};
@@ -24,6 +24,24 @@ pub fn king_zone(sq: Square) -> u64 {
     king_reach(sq) | bitboard::bit64(sq)
 }
 
+/// The king safety area of `c`'s king on `sq` (Ethereal's shape): the king's square, its
+/// neighbours and the three squares two ranks ahead of it; on an edge file one file wider.
+#[inline]
+pub fn king_area(sq: Square, c: Colour) -> u64 {
+    let reach = king_reach(sq);
+    let ahead = match c {
+        Colour::White => reach << 8,
+        Colour::Black => reach >> 8,
+    };
+    let mut area = reach | bitboard::bit64(sq) | ahead;
+    match to64(sq) & 7 {
+        0 => area |= area << 1,
+        7 => area |= area >> 1,
+        _ => {}
+    }
+    area
+}
+
 /// What the term modules share during one evaluation; squares are bitboards (see `pawns::bb`).
 #[derive(Clone, Debug)]
 pub struct EvalInfo<'a, T: Tracer = NoTrace> {
@@ -37,7 +55,8 @@ pub struct EvalInfo<'a, T: Tracer = NoTrace> {
     /// Squares each colour attacks with at least two men (two pawns count), so that threats
     /// and space can tell an outnumbered defence from an even one.
     pub attacked_twice: [u64; 2],
-    /// The king's square and its neighbours.
+    /// The king's area (`king_area`) less the squares two of its own pawns guard: attacks on
+    /// it count toward the danger.
     pub king_zone: [u64; 2],
     /// Pieces of a colour attacking the *enemy* king zone, by kind (`mobility::kind_slot`:
     /// P N B R Q, pawns not counted), and the zone squares they hit (once per attacker).
@@ -55,7 +74,9 @@ impl<'a, T: Tracer> EvalInfo<'a, T> {
         let mut king_zone = [0u64; 2];
         for c in Colour::BOTH {
             let k = pos.king(c);
-            king_zone[c.index()] = self::king_zone(k);
+            // Squares two of the defender's pawns guard are not the attack's to count.
+            let covered = pawn_attacks_twice(c, pawns.pawns[c.index()]);
+            king_zone[c.index()] = king_area(k, c) & !covered;
         }
         EvalInfo {
             pawns,

@@ -2,17 +2,19 @@
 //!
 //! Each knight, bishop, rook and queen takes its attack set from `board::bitboard` (sliders up to
 //! and including the first occupied square). The squares reached feed three things at once: the piece's
-//! mobility (squares neither occupied by its own side nor guarded by an enemy pawn, looked up
-//! in a per-kind non-linear table), the colour's attack maps (used by king safety, threats and
+//! mobility (squares in the mobility area: not guarded by an enemy pawn, not its own king's
+//! square, not one of its own pawns that cannot advance; looked up in a per-kind non-linear
+//! table), the colour's attack maps (used by king safety, threats and
 //! passed pawns) and the tally of attackers on the enemy king zone. The squares a colour
 //! attacks twice come along: each piece's set meets the union of the sets before it.
 
 use super::info::EvalInfo;
 use super::params::Params;
+use super::pawns::{pawn_attacks_twice, step_back};
 use super::score::Score;
 use super::term::Term;
 use super::tracer::Tracer;
-use crate::board::bitboard::{self, FILE_A, FILE_H};
+use crate::board::bitboard;
 use crate::board::Position;
 use crate::types::{Colour, Kind};
 
@@ -29,9 +31,12 @@ pub(crate) fn scan<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>
     for c in Colour::BOTH {
         let us = c.index();
         let them = c.flip().index();
-        let excluded = info.occupied[us] | info.pawns.attacks[them];
         let zone = info.king_zone[them];
         let occupied = info.occupied[0] | info.occupied[1];
+        // The mobility area (Ethereal's): every square but those an enemy pawn guards, our
+        // king's and our pawns' that cannot advance. Guarding one of our own pieces counts.
+        let blocked = info.pawns.pawns[us] & step_back(c, occupied);
+        let excluded = info.pawns.attacks[them] | bitboard::bit64(pos.king(c)) | blocked;
         let mut mobility = Score::ZERO;
         let pawn_attacks = info.pawns.attacks[us];
         let king_attacks = king_reach(pos.king(c));
@@ -69,16 +74,6 @@ pub(crate) fn scan<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>
         info.attacked_by[us][Kind::Pawn as usize] = pawn_attacks;
         info.attacked[us] = attacked;
         info.attacked_twice[us] = twice;
-    }
-}
-
-/// Squares two pawns of `c` in `pawns` attack at once.
-#[inline]
-fn pawn_attacks_twice(c: Colour, pawns: u64) -> u64 {
-    let (west, east) = (pawns & !FILE_A, pawns & !FILE_H);
-    match c {
-        Colour::White => (west << 7) & (east << 9),
-        Colour::Black => (west >> 9) & (east >> 7),
     }
 }
 

@@ -233,7 +233,7 @@ impl Evaluator {
             psq_sum(pos, &self.params)
         };
         let mut scales = ScaleMemo::default();
-        let terms = pawn_terms(pos, entry);
+        let terms = pawn_terms(pos, &self.params, entry);
         if let Some((alpha, beta)) = window {
             let estimate = estimate(pos, &self.params, entry, &terms, psq, &mut scales);
             let outside = estimate < alpha.saturating_sub(LAZY_MARGIN)
@@ -259,10 +259,10 @@ impl Evaluator {
 /// structure, passer rank bonus, king shelter.
 type PawnTerms = [(Score, Score, Score); 2];
 
-fn pawn_terms(pos: &Position, e: &PawnEntry) -> PawnTerms {
+fn pawn_terms(pos: &Position, p: &Params, e: &PawnEntry) -> PawnTerms {
     Colour::BOTH.map(|c| {
         let i = c.index();
-        (e.structure[i], e.passers[i], king::shelter(pos, e, c))
+        (e.structure[i], e.passers[i], king::shelter(pos, p, e, c))
     })
 }
 
@@ -374,7 +374,7 @@ pub(crate) fn collect<'a, T: Tracer>(
     entry: &'a PawnEntry,
     tracer: T,
 ) -> EvalInfo<'a, T> {
-    collect_with(pos, p, entry, &pawn_terms(pos, entry), tracer)
+    collect_with(pos, p, entry, &pawn_terms(pos, p, entry), tracer)
 }
 
 /// `collect` with the pawn-hash terms already taken from the entry.
@@ -417,6 +417,7 @@ fn fill<T: Tracer>(pos: &Position, p: &Params, terms: &PawnTerms, info: &mut Eva
     mobility::scan(pos, p, info);
     passed::evaluate(pos, p, info);
     danger::evaluate(pos, p, info);
+    king::defenders(pos, p, info);
     pieces::evaluate(pos, p, info);
     imbalance::evaluate(pos, p, info);
     threats::evaluate(pos, p, info);

@@ -231,15 +231,21 @@ params! {
     /// Pawn with a friendly pawn beside it on the same rank, by relative rank.
     phalanx_rank: [Score; 8];
 
-    // ----- king shelter and pawn storm (pawn hash), indexed by relative rank, 0 = no pawn -----
-    /// Own pawn on the king's file: the least advanced one, by its relative rank.
-    shelter_king_file: [Score; 8];
-    /// Own pawn on a file beside the king.
-    shelter_side_file: [Score; 8];
-    /// Enemy pawn storming the king's files: the closest one, by its rank seen from our side.
-    storm: [Score; 8];
-    /// Storming pawn that is blocked by one of our pawns.
-    storm_blocked: [Score; 8];
+    // ----- king shelter and pawn storm (pawn hash), by file and relative rank, 0 = no pawn -----
+    /// Own pawn on the king's file: the least advanced one, at `file * 8 + relative rank`.
+    shelter_king_file: [Score; 64];
+    /// Own pawn on a file beside the king, at `file * 8 + relative rank`.
+    shelter_side_file: [Score; 64];
+    /// Enemy pawn storming the king's files: the closest one, by its rank seen from our side,
+    /// at `edge distance of its file * 8 + rank` (files a/h share 0, d/e share 3).
+    storm: [Score; 32];
+    /// Storming pawn that is blocked by one of our pawns, indexed as `storm`.
+    storm_blocked: [Score; 32];
+    /// Endgame: the king's distance in files from the nearest file with a pawn of either
+    /// colour (nothing when no pawn is left).
+    king_pawn_file_distance: [Score; 8];
+    /// Own pawns, knights and bishops in the king zone (`EvalInfo::king_zone`), by number.
+    king_defenders: [Score; 12];
 
     // ----- passed pawns, piece-dependent (outside the pawn hash) -----
     /// Per square of the enemy king's distance from the passer's stop square.
@@ -286,6 +292,11 @@ params! {
     /// Knight whose nearer king is 4, 5, 6 or 7 squares away (king distance), by that distance
     /// less 4: a knight far from both kings does little.
     knight_king_distance: [Score; 4];
+    /// Knight with a pawn of either colour on the square in front of it (sheltered from
+    /// attacks along the file, and a pawn it may support or blockade).
+    knight_behind_pawn: Score;
+    /// Bishop with a pawn of either colour on the square in front of it.
+    bishop_behind_pawn: Score;
     /// Bishop on a long diagonal (a1-h8, h1-a8), off the four centre squares, that sees both
     /// centre squares on it through everything but pawns.
     bishop_long_diagonal: Score;
@@ -327,6 +338,9 @@ params! {
     overloaded: Score;
     /// Enemy queen attacked by any of our men.
     queen_attacked: Score;
+    /// Enemy queen on a line with one of our bishops (diagonal) or rooks (file or rank) and
+    /// one man between them: a pin to the queen or a discovered attack on it.
+    queen_xrayed: Score;
     /// Enemy minor piece attacked by our king, in our poorly defended set.
     king_threat_minor: Score;
     /// Enemy rook attacked by our king, in our poorly defended set.

@@ -97,9 +97,19 @@ fn step_forward(c: Colour, set: u64) -> u64 {
     }
 }
 
+/// Squares two pawns of `c` in `pawns` attack at once.
+#[inline]
+pub(crate) fn pawn_attacks_twice(c: Colour, pawns: u64) -> u64 {
+    let (west, east) = (pawns & !FILE_A, pawns & !FILE_H);
+    match c {
+        Colour::White => (west << 7) & (east << 9),
+        Colour::Black => (west >> 9) & (east >> 7),
+    }
+}
+
 /// The squares of `set` moved one rank back toward `c`'s first rank.
 #[inline]
-fn step_back(c: Colour, set: u64) -> u64 {
+pub(crate) fn step_back(c: Colour, set: u64) -> u64 {
     match c {
         Colour::White => set >> BITS_PER_RANK,
         Colour::Black => set << BITS_PER_RANK,
@@ -324,16 +334,18 @@ impl PawnEntry {
         for f in centre - 1..=centre + 1 {
             let own_rr = rearmost_relative_rank(c, own & file_mask(f));
             let their_rr = rearmost_relative_rank(c, theirs & file_mask(f));
+            let shelter_at = f as usize * 8 + own_rr;
             score += if f == file {
-                weight!(t, c, p, shelter_king_file[own_rr])
+                weight!(t, c, p, shelter_king_file[shelter_at])
             } else {
-                weight!(t, c, p, shelter_side_file[own_rr])
+                weight!(t, c, p, shelter_side_file[shelter_at])
             };
             if their_rr != 0 {
+                let storm_at = f.min(7 - f) as usize * 8 + their_rr;
                 score += if own_rr != 0 && own_rr + 1 == their_rr {
-                    weight!(t, c, p, storm_blocked[their_rr])
+                    weight!(t, c, p, storm_blocked[storm_at])
                 } else {
-                    weight!(t, c, p, storm[their_rr])
+                    weight!(t, c, p, storm[storm_at])
                 };
             }
         }

@@ -5,7 +5,7 @@
 
 use super::info::EvalInfo;
 use super::params::Params;
-use super::pawns::{count, file_squares, rank_mask, PawnEntry};
+use super::pawns::{count, file_squares, rank_mask, step_back, PawnEntry};
 use super::term::Term;
 use super::tracer::Tracer;
 use crate::board::bitboard;
@@ -148,10 +148,13 @@ pub(crate) fn evaluate<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInf
 
         let long_diagonal = long_diagonal_bishops(bishops, all_pawns);
         let rammed_behind = bishop_rammed_pawns(bishops, rammed(info.pawns, c));
+        // Minors whose square in front holds a pawn.
+        let behind_pawns = step_back(c, all_pawns);
 
         let t = &mut info.tracer;
         let mut knight_terms = weight_times!(t, c, p, knight_outpost, count(knights & outposts))
-            + weight_times!(t, c, p, knight_closedness[closed], count(knights));
+            + weight_times!(t, c, p, knight_closedness[closed], count(knights))
+            + weight_times!(t, c, p, knight_behind_pawn, count(knights & behind_pawns));
         let mut set = knights;
         while set != 0 {
             let sq = from64(set.trailing_zeros() as usize);
@@ -165,7 +168,8 @@ pub(crate) fn evaluate<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInf
         let bishop_terms = weight_times!(t, c, p, bishop_outpost, count(bishops & outposts))
             + weight_times!(t, c, p, bishop_trapped, trapped_bishops)
             + weight_times!(t, c, p, bishop_long_diagonal, long_diagonal)
-            + weight_times!(t, c, p, bishop_rammed_pawns, rammed_behind);
+            + weight_times!(t, c, p, bishop_rammed_pawns, rammed_behind)
+            + weight_times!(t, c, p, bishop_behind_pawn, count(bishops & behind_pawns));
         let open = rooks & no_own_pawns;
         let rook_terms = weight_times!(t, c, p, rook_open_file, count(open & no_their_pawns))
             + weight_times!(t, c, p, rook_half_open_file, count(open & !no_their_pawns))

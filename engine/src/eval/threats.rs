@@ -15,6 +15,7 @@ use super::pawns::{count, pawn_attacks, rank_mask};
 use super::score::Score;
 use super::term::Term;
 use super::tracer::Tracer;
+use crate::board::bitboard;
 use crate::board::Position;
 use crate::types::{from64, Colour, Kind};
 
@@ -100,13 +101,39 @@ fn defence_threats<T: Tracer>(
     let outnumbered = pieces & not_by_pawns & poorly & att[them];
     let overloaded = pieces & att[us] & !twice[us] & att[them] & !twice[them];
     let by_king = info.attacked_by[us][Kind::King as usize] & poorly;
+    let xrayed = xrayed_queens(pos, info, c, queens);
     let t = &mut info.tracer;
     weight_times!(t, c, p, weak_pawn, count(weak_pawns))
         + weight_times!(t, c, p, poorly_defended, count(outnumbered))
         + weight_times!(t, c, p, overloaded, count(overloaded))
         + weight_times!(t, c, p, queen_attacked, count(queens & att[us]))
+        + weight_times!(t, c, p, queen_xrayed, xrayed)
         + weight_times!(t, c, p, king_threat_minor, count(minors & by_king))
         + weight_times!(t, c, p, king_threat_rook, count(rooks & by_king))
+}
+
+/// Enemy queens in `queens` that a bishop or rook of `c` would attack but for one man in
+/// between (of either colour: a pin, or a discovered attack).
+fn xrayed_queens<T: Tracer>(pos: &Position, info: &EvalInfo<T>, c: Colour, queens: u64) -> i32 {
+    let own = info.occupied[c.index()];
+    let bishops = pos.kind_set(Kind::Bishop) & own;
+    let rooks = pos.kind_set(Kind::Rook) & own;
+    if bishops | rooks == 0 {
+        return 0;
+    }
+    let occupied = info.occupied[0] | info.occupied[1];
+    let mut n = 0;
+    let mut set = queens;
+    while set != 0 {
+        let q = set.trailing_zeros() as usize;
+        set &= set - 1;
+        let diagonal = bitboard::bishop(q, occupied);
+        let beyond = bitboard::bishop(q, occupied & !diagonal) & !diagonal;
+        let straight = bitboard::rook(q, occupied);
+        let past = bitboard::rook(q, occupied & !straight) & !straight;
+        n += i32::from(beyond & bishops != 0 || past & rooks != 0);
+    }
+    n
 }
 
 /// Enemy pieces that one of our pawns would attack after a push to a square where it is not

@@ -204,6 +204,7 @@ impl Level {
                     zero(&mut p.shelter_side_file);
                     zero(&mut p.storm);
                     zero(&mut p.storm_blocked);
+                    zero(&mut p.king_defenders);
                     zero(&mut p.king_danger_knights);
                     zero(&mut p.king_danger_bishops);
                     zero(&mut p.king_danger_rooks);
