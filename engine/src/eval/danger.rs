@@ -4,10 +4,10 @@
 //! features, `d = Σ weight_i · feature_i` (middlegame halves of the `king_danger_*` weights):
 //! the knights, bishops, rooks and queens that hit the king zone (`info::king_area`: the
 //! king's square, its neighbours and the three squares two ranks ahead, a file wider on an
-//! edge, less the squares two defending pawns guard), the zone squares they hit (once per attacker), the weak zone squares (ones we
-//! attack that the defender guards with nothing but its king or queen), the safe checks of
-//! each kind (checking squares the defender does not guard and we do not occupy), no queen of
-//! ours, and a constant. The attacker gains `max(d, 0)² / 720` in the middlegame and
+//! edge, less the squares two defending pawns guard), the zone squares they hit (once per
+//! attacker), the weak zone squares (ones we attack that the defender guards with nothing but
+//! its king or queen), the safe checks of each kind (checking squares the defender does not
+//! guard and we do not occupy), no queen of ours, and a constant. The attacker gains `max(d, 0)² / 720` in the middlegame and
 //! `max(d, 0) / 20` in the endgame (integer division): the danger climbs steeply as the
 //! attack grows, and a weak attack is worth nothing.
 //!

@@ -1,7 +1,7 @@
 //! `EvalInfo`: what the term modules share during one evaluation (the attack maps, the king
 //! zones, the pawn entry, each term per colour and the tracer).
 
-use super::pawns::{pawn_attacks_twice, PawnEntry};
+use super::pawns::{step_forward, PawnEntry};
 use super::score::Score;
 use super::term::{Term, TERM_COUNT};
 use super::tracer::{NoTrace, Tracer};
@@ -29,11 +29,7 @@ pub fn king_zone(sq: Square) -> u64 {
 #[inline]
 pub fn king_area(sq: Square, c: Colour) -> u64 {
     let reach = king_reach(sq);
-    let ahead = match c {
-        Colour::White => reach << 8,
-        Colour::Black => reach >> 8,
-    };
-    let mut area = reach | bitboard::bit64(sq) | ahead;
+    let mut area = reach | bitboard::bit64(sq) | step_forward(c, reach);
     match to64(sq) & 7 {
         0 => area |= area << 1,
         7 => area |= area >> 1,
@@ -75,8 +71,7 @@ impl<'a, T: Tracer> EvalInfo<'a, T> {
         for c in Colour::BOTH {
             let k = pos.king(c);
             // Squares two of the defender's pawns guard are not the attack's to count.
-            let covered = pawn_attacks_twice(c, pawns.pawns[c.index()]);
-            king_zone[c.index()] = king_area(k, c) & !covered;
+            king_zone[c.index()] = king_area(k, c) & !pawns.attacks_twice[c.index()];
         }
         EvalInfo {
             pawns,

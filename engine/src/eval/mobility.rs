@@ -10,7 +10,7 @@
 
 use super::info::EvalInfo;
 use super::params::Params;
-use super::pawns::{pawn_attacks_twice, step_back};
+use super::pawns::step_back;
 use super::score::Score;
 use super::term::Term;
 use super::tracer::Tracer;
@@ -41,7 +41,7 @@ pub(crate) fn scan<T: Tracer>(pos: &Position, p: &Params, info: &mut EvalInfo<T>
         let pawn_attacks = info.pawns.attacks[us];
         let king_attacks = king_reach(pos.king(c));
         let mut attacked = pawn_attacks | king_attacks;
-        let mut twice = (pawn_attacks & king_attacks) | pawn_attacks_twice(c, info.pawns.pawns[us]);
+        let mut twice = (pawn_attacks & king_attacks) | info.pawns.attacks_twice[us];
         // Kind by kind over the kind sets, each kind's loop written out by the macro so that
         // the attack function and weight table are fixed in it: no board lookup or kind
         // dispatch per piece.

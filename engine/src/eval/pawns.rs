@@ -90,7 +90,7 @@ fn rearmost_relative_rank(c: Colour, set: u64) -> usize {
 
 /// The squares of `set` moved one rank toward `c`'s promotion rank.
 #[inline]
-fn step_forward(c: Colour, set: u64) -> u64 {
+pub(crate) fn step_forward(c: Colour, set: u64) -> u64 {
     match c {
         Colour::White => set << BITS_PER_RANK,
         Colour::Black => set >> BITS_PER_RANK,
@@ -99,7 +99,7 @@ fn step_forward(c: Colour, set: u64) -> u64 {
 
 /// Squares two pawns of `c` in `pawns` attack at once.
 #[inline]
-pub(crate) fn pawn_attacks_twice(c: Colour, pawns: u64) -> u64 {
+fn pawn_attacks_twice(c: Colour, pawns: u64) -> u64 {
     let (west, east) = (pawns & !FILE_A, pawns & !FILE_H);
     match c {
         Colour::White => (west << 7) & (east << 9),
@@ -165,6 +165,8 @@ pub struct PawnEntry {
     pub pawns: [u64; 2],
     pub passed: [u64; 2],
     pub attacks: [u64; 2],
+    /// Squares two of the colour's pawns attack at once.
+    pub attacks_twice: [u64; 2],
     /// Squares the colour's pawns attack now or could attack after advancing.
     pub attack_span: [u64; 2],
     /// Bit f set when the colour has a pawn on file f.
@@ -211,6 +213,7 @@ impl PawnEntry {
         }
         for c in Colour::BOTH {
             e.attacks[c.index()] = pawn_attacks(c, e.pawns[c.index()]);
+            e.attacks_twice[c.index()] = pawn_attacks_twice(c, e.pawns[c.index()]);
         }
         for c in Colour::BOTH {
             e.analyse_colour(p, c, t);
