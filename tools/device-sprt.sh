@@ -39,45 +39,35 @@ prep)
     fi
     du -sh "$dev"
     ;;
-run)
+run | gauntlet)
     [ $# -eq 4 ] || { sed -n '2,18p' "$0" >&2; exit 2; }
-    name="$2" seed="$3" secs="$4"
-    out="${OUT:-/tmp/device-out}"
-    mkdir -p "$out"
-    cd "$dev"
-    export PYTHONPATH="$dev/site" PYTHONUNBUFFERED=1
-    conc=$(($(nproc) - 1))
-    echo "cores: $(nproc), games at once: $conc"
-    # `timeout` sends SIGINT: match.py then finishes with its summary. (A match started in the
-    # background of a script ignores SIGINT: stop those with SIGTERM and pool the PGN.)
-    timeout -s INT "$secs" python3 match.py sprt --new "./squall-$name" --base ./squall-base \
-        --new-name "$name" --base-name main --option Hash=16 --option OwnBook=false \
-        --tc "${TC:-5+0.05}" --elo0 0 --elo1 10 --time-margin 300 --resign 4:700 --draw 40:8:10 \
-        --seed "$seed" --concurrency "$conc" --max-games 5000 \
-        --openings openings/8moves_v3.pgn --pgn "$out/$name-s$seed.pgn" \
-        >"$out/$name-s$seed.log" 2>&1 || true
-    sleep 5
-    tail -8 "$out/$name-s$seed.log"
-    ;;
-gauntlet)
-    [ $# -eq 4 ] || { sed -n '2,18p' "$0" >&2; exit 2; }
-    name="$2" seed="$3" secs="$4"
+    mode="$1" name="$2" seed="$3" secs="$4"
     out="${OUT:-/tmp/device-out}"
     mkdir -p "$out"
     cd "$dev"
     export PYTHONPATH="$dev/site" PYTHONUNBUFFERED=1 LD_LIBRARY_PATH="$dev"
     conc=$(($(nproc) - 1))
     echo "cores: $(nproc), games at once: $conc"
-    printf '%s\n' '{"anchors": [{"name": "ethereal", "protocol": "uci",' \
-        '"command": ["./ethereal-chess"], "options": {"Threads": 1, "Hash": 16}}]}' >anchors.json
-    timeout -s INT "$secs" python3 match.py gauntlet --engine "./squall-$name" --name "$name" \
-        --anchors ethereal --anchors-file anchors.json --games 1000 \
-        --option Hash=16 --option OwnBook=false --tc "${TC:-10+0.1}" \
-        --seed "$seed" --concurrency "$conc" \
-        --openings openings/8moves_v3.pgn --pgn "$out/$name-eth-s$seed.pgn" \
-        >"$out/$name-eth-s$seed.log" 2>&1 || true
+    if [ "$mode" = run ]; then
+        log="$name-s$seed"
+        play=(sprt --new "./squall-$name" --base ./squall-base --new-name "$name"
+            --base-name main --tc "${TC:-5+0.05}" --elo0 0 --elo1 10 --max-games 5000
+            --time-margin 300 --resign 4:700 --draw 40:8:10)
+    else
+        log="$name-eth-s$seed"
+        printf '%s\n' '{"anchors": [{"name": "ethereal", "protocol": "uci",' \
+            '"command": ["./ethereal-chess"], "options": {"Threads": 1, "Hash": 16}}]}' \
+            >anchors.json
+        play=(gauntlet --engine "./squall-$name" --name "$name" --anchors ethereal
+            --anchors-file anchors.json --games 1000 --tc "${TC:-10+0.1}")
+    fi
+    # `timeout` sends SIGINT: match.py then finishes with its summary. (A match started in the
+    # background of a script ignores SIGINT: stop those with SIGTERM and pool the PGN.)
+    timeout -s INT "$secs" python3 match.py "${play[@]}" --option Hash=16 --option OwnBook=false \
+        --seed "$seed" --concurrency "$conc" --openings openings/8moves_v3.pgn \
+        --pgn "$out/$log.pgn" >"$out/$log.log" 2>&1 || true
     sleep 5
-    tail -8 "$out/$name-eth-s$seed.log"
+    tail -8 "$out/$log.log"
     ;;
 *)
     sed -n '2,18p' "$0" >&2
