@@ -22,7 +22,7 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 dev="$repo/.dev"
 case "${1:-}" in
 prep)
-    [ $# -eq 4 ] || { sed -n '2,20p' "$0" >&2; exit 2; }
+    [ $# -eq 4 ] || { sed -n '2,19p' "$0" >&2; exit 2; }
     mkdir -p "$repo/.git/info"
     grep -qsx '/.dev/' "$repo/.git/info/exclude" || echo '/.dev/' >>"$repo/.git/info/exclude"
     rm -rf "$dev" && mkdir -p "$dev/site" "$dev/openings"
@@ -42,7 +42,7 @@ prep)
     du -sh "$dev"
     ;;
 run | gauntlet)
-    [ $# -eq 4 ] || { sed -n '2,20p' "$0" >&2; exit 2; }
+    [ $# -eq 4 ] || { sed -n '2,19p' "$0" >&2; exit 2; }
     mode="$1" name="$2" seed="$3" secs="$4"
     out="${OUT:-/tmp/device-out}"
     mkdir -p "$out"
@@ -72,7 +72,7 @@ run | gauntlet)
     tail -8 "$out/$log.log"
     ;;
 *)
-    sed -n '2,20p' "$0" >&2
+    sed -n '2,19p' "$0" >&2
     exit 2
     ;;
 esac
