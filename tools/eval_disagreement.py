@@ -41,18 +41,20 @@ def features(b, us):
     them = not us
     n = lambda p, c: len(b.pieces(p, c))
     minors = lambda c: n(chess.KNIGHT, c) + n(chess.BISHOP, c)
-    phase = sum(n(p, c) * w for p, w in ((2, 1), (3, 1), (4, 2), (5, 4)) for c in (us, them))
+    weights = ((chess.KNIGHT, 1), (chess.BISHOP, 1), (chess.ROOK, 2), (chess.QUEEN, 4))
+    phase = sum(n(p, c) * w for p, w in weights for c in (us, them))
+    ours, theirs = passers(b, us), passers(b, them)
     return {
         "phase " + ("opening" if phase >= 18 else "middlegame" if phase >= 8 else "endgame"): True,
-        "bishop pair ours": n(3, us) >= 2 > n(3, them),
-        "bishop pair theirs": n(3, them) >= 2 > n(3, us),
-        "exchange up": n(4, us) > n(4, them) and minors(us) < minors(them),
-        "exchange down": n(4, us) < n(4, them) and minors(us) > minors(them),
-        "pawn up": n(1, us) > n(1, them),
-        "pawn down": n(1, us) < n(1, them),
-        "more passers ours": passers(b, us) > passers(b, them),
-        "more passers theirs": passers(b, them) > passers(b, us),
-        "queens on": n(5, us) + n(5, them) > 0,
+        "bishop pair ours": n(chess.BISHOP, us) >= 2 > n(chess.BISHOP, them),
+        "bishop pair theirs": n(chess.BISHOP, them) >= 2 > n(chess.BISHOP, us),
+        "exchange up": n(chess.ROOK, us) > n(chess.ROOK, them) and minors(us) < minors(them),
+        "exchange down": n(chess.ROOK, us) < n(chess.ROOK, them) and minors(us) > minors(them),
+        "pawn up": n(chess.PAWN, us) > n(chess.PAWN, them),
+        "pawn down": n(chess.PAWN, us) < n(chess.PAWN, them),
+        "more passers ours": ours > theirs,
+        "more passers theirs": theirs > ours,
+        "queens on": n(chess.QUEEN, us) + n(chess.QUEEN, them) > 0,
     }
 
 
@@ -69,22 +71,26 @@ def main():
                 if args.opponent not in h.get("White", "") + h.get("Black", ""):
                     continue
                 squall = chess.WHITE if args.opponent not in h.get("White", "") else chess.BLACK
-                node, last = game, None
-                while node.variations:
-                    board = node.board()
-                    node = node.variation(0)
+                # One board walked along the main line (a node's `board()` replays from the
+                # start each time).
+                board, last = game.board(), None
+                for node in game.mainline():
                     s = score(node.comment)
                     if s is None:
                         last = None
-                        continue
-                    ours = s if board.turn == squall else -s
-                    if board.turn == squall and last is not None and max(abs(ours), abs(last)) < 4:
-                        diff = ours - last
-                        groups["all"].append(diff)
-                        for name, on in features(board, squall).items():
-                            if on:
-                                groups[name].append(diff)
-                    last = ours if board.turn != squall else None
+                    else:
+                        ours = s if board.turn == squall else -s
+                        if board.turn != squall:
+                            last = ours
+                        else:
+                            if last is not None and max(abs(ours), abs(last)) < 4:
+                                diff = ours - last
+                                groups["all"].append(diff)
+                                for name, on in features(board, squall).items():
+                                    if on:
+                                        groups[name].append(diff)
+                            last = None
+                    board.push(node.move)
     for name, v in sorted(groups.items(), key=lambda kv: (kv[0] != "all", kv[0])):
         print(f"{name:20s} {len(v):6d} moves  Squall less opponent {statistics.mean(v):+.3f}")
 

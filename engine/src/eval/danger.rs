@@ -7,9 +7,10 @@
 //! edge, less the squares two defending pawns guard), the zone squares they hit (once per
 //! attacker), the weak zone squares (ones we attack that the defender guards with nothing but
 //! its king or queen), the safe checks of each kind (checking squares the defender does not
-//! guard and we do not occupy), no queen of ours, and a constant. The attacker gains `max(d, 0)² / 720` in the middlegame and
-//! `max(d, 0) / 20` in the endgame (integer division): the danger climbs steeply as the
-//! attack grows, and a weak attack is worth nothing.
+//! guard and we do not occupy), no queen of ours, and a constant. The attacker gains
+//! `max(d, 0)² / 720` in the middlegame and `max(d, 0) / 20` in the endgame (integer
+//! division): the danger climbs steeply as the attack grows, and a weak attack is worth
+//! nothing.
 //!
 //! The attack counts only with at least one attacker and when the attacker has a queen or
 //! enough other material to mate with; otherwise every feature is 0 and so is the danger.
