@@ -78,18 +78,16 @@ def main():
                     s = score(node.comment)
                     if s is None:
                         last = None
+                    elif board.turn != squall:
+                        last = -s  # the opponent's score, from Squall's side
                     else:
-                        ours = s if board.turn == squall else -s
-                        if board.turn != squall:
-                            last = ours
-                        else:
-                            if last is not None and max(abs(ours), abs(last)) < 4:
-                                diff = ours - last
-                                groups["all"].append(diff)
-                                for name, on in features(board, squall).items():
-                                    if on:
-                                        groups[name].append(diff)
-                            last = None
+                        if last is not None and max(abs(s), abs(last)) < 4:
+                            diff = s - last
+                            groups["all"].append(diff)
+                            for name, on in features(board, squall).items():
+                                if on:
+                                    groups[name].append(diff)
+                        last = None
                     board.push(node.move)
     for name, v in sorted(groups.items(), key=lambda kv: (kv[0] != "all", kv[0])):
         print(f"{name:20s} {len(v):6d} moves  Squall less opponent {statistics.mean(v):+.3f}")
