@@ -12,8 +12,10 @@ relabelled file to find the factor that makes sigma(K * scale * score) predict t
 best, for the K the tuner fits), and `--rescale IN OUT` writes a copy with the factor applied.
 
 Resumable: PART of N (contiguous slices of the position lines) appends to OUT.partP and skips
-the lines it already wrote; `--join` concatenates the parts into OUT when all are complete.
-A single-threaded engine with fixed nodes and one input order gives the same labels each run.
+the lines it already wrote; `join` concatenates the parts into OUT when all are complete.
+A single-threaded engine with fixed nodes and one input order gives the same labels each run
+that is not interrupted; the engine's hash carries from one position to the next, so the
+positions after a resume (which starts with an empty hash) can get slightly different labels.
 
   tools/sf_relabel.py label IN OUT --part 0 --parts 2 --nodes 1000 &
   tools/sf_relabel.py label IN OUT --part 1 --parts 2 --nodes 1000 &
@@ -33,7 +35,7 @@ MATE_CP = 3000
 
 
 def position_lines(path):
-    """Indices (0-based, among all lines) of the position lines of `path`."""
+    """How many position lines (not `# game` lines, not blank) `path` holds."""
     with open(path, encoding="utf-8", errors="replace") as f:
         return sum(1 for line in f if line.strip() and not line.startswith("#"))
 
@@ -47,7 +49,8 @@ def fen_of(line):
     return " ".join(head[:6])
 
 
-def squall_score(line):
+def ce_of(line):
+    """The value of the `ce` operation of an EPD line, as written."""
     words = line.replace(";", " ").split()
     if "ce" in words:
         i = words.index("ce")
@@ -129,8 +132,7 @@ def label(args):
     done = complete_lines(out)  # output lines: positions and game lines of this slice
     engine = Engine(args.engine, args.hash)
     started = time.time()
-    written = 0
-    seen = 0  # position lines of the slice so far
+    written = 0  # positions labelled by this run
     index = -1
     with open(args.input, encoding="utf-8", errors="replace") as f, open(
         out, "a", encoding="utf-8"
@@ -155,23 +157,23 @@ def label(args):
             if is_game:
                 w.write(line + "\n")
                 continue
-            seen += 1
             fen = fen_of(line)
             s = engine.score(fen, args.nodes) if fen else None
             if s is None:
                 w.write(line + "\n")
             else:
                 head = line.split("; ce", 1)[0].rstrip(";")
-                own = squall_score(line)
+                own = ce_of(line)
                 tail = f' c8 "{own}";' if own is not None else ""
                 w.write(f"{head}; ce {s};{tail}\n")
             written += 1
             if written % 2000 == 0:
                 w.flush()
                 rate = written / (time.time() - started)
-                left = (hi - lo) - (done + written)
+                positions = index + 1 - lo
+                left = hi - 1 - index
                 print(
-                    f"part {args.part}: {done + written}/{hi - lo} lines, "
+                    f"part {args.part}: {positions}/{hi - lo} positions, "
                     f"{rate:.0f} pos/s, ETA {left / max(rate, 1e-9) / 60:.0f} min",
                     flush=True,
                 )
@@ -197,7 +199,7 @@ def read_labelled(path):
             continue
         res = line.split('c9 "', 1)[1].split('"', 1)[0]
         r = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(res)
-        s = squall_score(line)
+        s = ce_of(line)
         if r is None or s is None:
             continue
         black = line.split()[1] == "b"
