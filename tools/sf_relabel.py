@@ -13,9 +13,10 @@ best, for the K the tuner fits), and `--rescale IN OUT` writes a copy with the f
 
 Resumable: PART of N (contiguous slices of the position lines) appends to OUT.partP and skips
 the lines it already wrote; `join` concatenates the parts into OUT when all are complete.
-A single-threaded engine with fixed nodes and one input order gives the same labels each run
-that is not interrupted; the engine's hash carries from one position to the next, so the
-positions after a resume (which starts with an empty hash) can get slightly different labels.
+A single-threaded engine with fixed nodes gives the same labels on every run, resumed or not:
+the engine's hash is cleared (`ucinewgame`) at each `# game` line (datagen ends every game with
+one), so a label depends only on the positions of its own game before it, and a resume first
+cuts its part back to the last `# game` line it wrote and goes on from there.
 
   tools/sf_relabel.py label IN OUT --part 0 --parts 2 --nodes 1000 &
   tools/sf_relabel.py label IN OUT --part 1 --parts 2 --nodes 1000 &
@@ -103,6 +104,11 @@ class Engine:
             return MATE_CP if v > 0 else -MATE_CP
         return v
 
+    def new_game(self):
+        self.send("ucinewgame")
+        self.send("isready")
+        self.wait("readyok")
+
     def close(self):
         try:
             self.send("quit")
@@ -124,12 +130,28 @@ def complete_lines(path):
     return data[:cut].count(b"\n")
 
 
+def back_to_game_start(path):
+    """Cut `path` back to the start of its last `# game` line (or to nothing, when it has none),
+    so that a resumed part labels the next game from its start with an empty hash, as an
+    uninterrupted run did. Returns the complete lines left."""
+    done = complete_lines(path)
+    if done == 0:
+        return 0
+    with open(path, "rb") as f:
+        data = f.read()
+    last_game = data.rfind(b"\n#")
+    cut = last_game + 1 if last_game >= 0 else 0
+    with open(path, "r+b") as f:
+        f.truncate(cut)
+    return data[:cut].count(b"\n")
+
+
 def label(args):
     total = position_lines(args.input)
     lo = total * args.part // args.parts
     hi = total * (args.part + 1) // args.parts
     out = f"{args.output}.part{args.part}"
-    done = complete_lines(out)  # output lines: positions and game lines of this slice
+    done = back_to_game_start(out)  # output lines: positions and game lines of this slice
     engine = Engine(args.engine, args.hash)
     started = time.time()
     written = 0  # positions labelled by this run
@@ -143,8 +165,9 @@ def label(args):
             is_game = line.startswith("#")
             if not is_game and line.strip():
                 index += 1
-            # A game line belongs to the slice of the position that follows it.
-            at = index + 1 if is_game else index
+            # datagen writes a game's `# game` line after its positions: the line belongs to the
+            # slice of the position before it.
+            at = max(index, 0) if is_game else index
             if at >= hi:
                 break
             if at < lo:
@@ -155,6 +178,7 @@ def label(args):
             if emitted <= done:
                 continue
             if is_game:
+                engine.new_game()
                 w.write(line + "\n")
                 continue
             fen = fen_of(line)
