@@ -15,6 +15,9 @@
 #                        self-play (DATAGEN_GAMES games at DATAGEN_NODES nodes per move, each
 #                        position with its search score; resumable) with a held-out file of
 #                        VALIDATION_GAMES games of another seed
+#   make sfdata          data/selfplay.epd labelled by Debian's Stockfish (tools/sf_relabel.py:
+#                        SF_NODES nodes a position, SF_PARTS processes, resumable with the same
+#                        SF_PARTS), rescaled to Squall's centipawns by SF_SCALE: data/sfs-selfplay.epd
 #   make tune            fit the weights to data/ and write data/weights.rs (copy it over
 #                        engine/src/eval/weights.rs to adopt it)
 #   make imbalance       material imbalances by self-play (squall-lab imbalance): IMBALANCE_GAMES
@@ -35,12 +38,16 @@ LAB     := target/release/squall-lab
 ICS     := target/release/squall-ics
 THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 
-.PHONY: all build run test bench perft clean wac ecm wcsac data tune book imbalance lab ics bench-signature
+.PHONY: all build run test bench perft clean wac ecm wcsac data sfdata tune book imbalance lab ics bench-signature
 
 DATA          ?= data
 DATAGEN_GAMES ?= 100000
 DATAGEN_NODES ?= 5000
 VALIDATION_GAMES ?= 2000
+SF_NODES ?= 5000
+SF_PARTS ?= $(THREADS)
+# Fitted on 141,000 seed-7 positions at 5,000 nodes (docs/tuning.md, `sf_relabel.py fit`).
+SF_SCALE ?= 1.193
 TUNE_ARGS     ?= --epochs 400 --lambda 0.5
 IMBALANCE_GAMES ?= 1000
 IMBALANCE_NODES ?= 5000
@@ -93,6 +100,10 @@ data: lab
 	$(LAB) extract $(DATA)/book_1.02.pgn -o $(DATA)/book-quiet.epd --per-game 5 --seed 1
 	$(LAB) datagen -o $(DATA)/validation.epd --games $(VALIDATION_GAMES) --nodes $(DATAGEN_NODES) --seed 2
 	$(LAB) datagen -o $(DATA)/selfplay.epd --games $(DATAGEN_GAMES) --nodes $(DATAGEN_NODES) --seed 1
+
+sfdata:
+	tools/sf_relabel.py label $(DATA)/selfplay.epd $(DATA)/sf-selfplay.epd --nodes $(SF_NODES) --parts $(SF_PARTS) --all
+	tools/sf_relabel.py rescale $(DATA)/sf-selfplay.epd $(DATA)/sfs-selfplay.epd --scale $(SF_SCALE)
 
 tune: lab
 	$(LAB) tune $(DATA)/selfplay.epd --validation-data $(DATA)/validation.epd $(TUNE_ARGS) --out $(DATA)/weights.rs

@@ -21,6 +21,7 @@ cuts its part back to the last `# game` line it wrote and goes on from there.
   tools/sf_relabel.py label IN OUT --part 0 --parts 2 --nodes 1000 &
   tools/sf_relabel.py label IN OUT --part 1 --parts 2 --nodes 1000 &
   tools/sf_relabel.py join IN OUT --parts 2
+  tools/sf_relabel.py label IN OUT --parts 2 --nodes 1000 --all   # the three lines above
   tools/sf_relabel.py fit OUT --k 1.07
   tools/sf_relabel.py rescale OUT SCALED --scale 0.75
 """
@@ -205,6 +206,20 @@ def label(args):
     print(f"part {args.part}: done, {written} positions labelled this run", flush=True)
 
 
+def label_all(args):
+    """Every part at once, one process each (one engine thread each), then `join`."""
+    children = []
+    for part in range(args.parts):
+        cmd = [sys.executable, os.path.abspath(__file__), "label", args.input, args.output,
+               "--engine", args.engine, "--nodes", str(args.nodes), "--hash", str(args.hash),
+               "--part", str(part), "--parts", str(args.parts)]
+        children.append(subprocess.Popen(cmd))
+    failed = [i for i, c in enumerate(children) if c.wait() != 0]
+    if failed:
+        raise RuntimeError(f"parts {failed} failed; run the same command again to resume")
+    join(args)
+
+
 def join(args):
     parts = [f"{args.output}.part{i}" for i in range(args.parts)]
     tmp = args.output + ".tmp"
@@ -276,6 +291,7 @@ def main():
     a.add_argument("--hash", type=int, default=16)
     a.add_argument("--part", type=int, default=0)
     a.add_argument("--parts", type=int, default=1)
+    a.add_argument("--all", action="store_true", help="run every part at once, then join")
     j = sub.add_parser("join")
     j.add_argument("input")
     j.add_argument("output")
@@ -289,6 +305,8 @@ def main():
     r.add_argument("--scale", type=float, required=True)
     args = ap.parse_args()
     try:
+        if args.cmd == "label" and args.all:
+            return label_all(args) or 0
         {"label": label, "join": join, "fit": fit, "rescale": rescale}[args.cmd](args)
     except (OSError, RuntimeError, ValueError) as e:
         print(f"sf_relabel: {e}", file=sys.stderr)
