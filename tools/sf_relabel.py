@@ -7,9 +7,9 @@ engine's score (centipawns, side to move) in `ce` and Squall's own score kept as
 `FEN c9 "RESULT"; ce ENGINE_SCORE; c8 "SQUALL_SCORE";`. `# game` lines pass through, so the
 games stay whole. A mate score is written as +-MATE_CP.
 
-The engine's centipawns are not Squall's: `--scale` multiplies them (use `--fit-scale` on a
-relabelled file to find the factor that makes sigma(K * scale * score) predict the results
-best, for the K the tuner fits), and `--rescale IN OUT` writes a copy with the factor applied.
+The engine's centipawns are not Squall's: `fit` finds, on a relabelled file, the factor that
+makes sigma(K * scale * score) predict the results best for the K the tuner fits, and
+`rescale IN OUT --scale C` writes a copy with the factor applied.
 
 Resumable: PART of N (contiguous slices of the position lines) appends to OUT.partP and skips
 the lines it already wrote; `join` concatenates the parts into OUT when all are complete.
@@ -118,30 +118,15 @@ class Engine:
             self.p.kill()
 
 
-def complete_lines(path):
-    """Lines of `path` that end in a newline; a cut last line is dropped from the file."""
+def back_to_game_start(path):
+    """Cut `path` back to the start of its last `# game` line (to nothing when it has none, and
+    so also past a line cut short), so that a resumed part labels the next game from its start
+    with an empty hash, as an uninterrupted run did. Returns the lines left."""
     if not os.path.exists(path):
         return 0
     with open(path, "rb") as f:
         data = f.read()
-    cut = data.rfind(b"\n") + 1
-    if cut < len(data):
-        with open(path, "r+b") as f:
-            f.truncate(cut)
-    return data[:cut].count(b"\n")
-
-
-def back_to_game_start(path):
-    """Cut `path` back to the start of its last `# game` line (or to nothing, when it has none),
-    so that a resumed part labels the next game from its start with an empty hash, as an
-    uninterrupted run did. Returns the complete lines left."""
-    done = complete_lines(path)
-    if done == 0:
-        return 0
-    with open(path, "rb") as f:
-        data = f.read()
-    last_game = data.rfind(b"\n#")
-    cut = last_game + 1 if last_game >= 0 else 0
+    cut = data.rfind(b"\n#") + 1  # 0 when there is no `# game` line after the first
     with open(path, "r+b") as f:
         f.truncate(cut)
     return data[:cut].count(b"\n")
@@ -305,9 +290,9 @@ def main():
     r.add_argument("--scale", type=float, required=True)
     args = ap.parse_args()
     try:
-        if args.cmd == "label" and args.all:
-            return label_all(args) or 0
-        {"label": label, "join": join, "fit": fit, "rescale": rescale}[args.cmd](args)
+        commands = {"label": label, "join": join, "fit": fit, "rescale": rescale}
+        run = label_all if args.cmd == "label" and args.all else commands[args.cmd]
+        run(args)
     except (OSError, RuntimeError, ValueError) as e:
         print(f"sf_relabel: {e}", file=sys.stderr)
         return 1
