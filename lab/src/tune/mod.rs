@@ -102,6 +102,12 @@ pub struct TuneArgs {
     /// only): both start at their mean and move together; the tables stay 64 entries.
     #[arg(long)]
     pub mirror_squares: bool,
+    /// Early stopping (`gradient` only): measure the validation error at every printed epoch
+    /// and keep the weights where it was lowest, the start included. A few thousand games
+    /// are too few for every weight: the training error falls while the held-out error rises
+    /// from the first epochs (docs/tuning.md), and this returns the start rather than worse.
+    #[arg(long)]
+    pub keep_best: bool,
 }
 
 /// Replaces the target of every sample that has a search score by
@@ -380,6 +386,8 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         valid.len()
     );
     let mut w = before.clone();
+    // Early stopping: (validation error, epoch, weights) of the best printed epoch so far.
+    let mut best = (texel::error(valid, &before, k, threads), 0, before.clone());
     let per_epoch = match args.method {
         Method::Gradient => {
             let every = args.print_every.max(1);
@@ -406,7 +414,15 @@ pub fn run(args: &TuneArgs) -> ExitCode {
                 |epoch, w| {
                     if epoch % every == 0 || epoch == args.epochs {
                         let e = texel::error(train, w, k, threads);
-                        println!("epoch {epoch}: E train {e:.6}");
+                        if args.keep_best {
+                            let v = texel::error(valid, w, k, threads);
+                            println!("epoch {epoch}: E train {e:.6}, validation {v:.6}");
+                            if v < best.0 {
+                                best = (v, epoch, w.clone());
+                            }
+                        } else {
+                            println!("epoch {epoch}: E train {e:.6}");
+                        }
                     }
                 },
             )
@@ -422,6 +438,13 @@ pub fn run(args: &TuneArgs) -> ExitCode {
             })
         }
     };
+    if args.keep_best && args.method == Method::Gradient {
+        println!(
+            "kept the weights of epoch {} (validation {:.6})",
+            best.1, best.0
+        );
+        w = best.2;
+    }
     let (train1, valid1) = report_error(&w);
     println!("after: E train {train1:.6}, validation {valid1:.6}");
     println!("time per epoch: {:.3} s ({threads} threads)", per_epoch);
