@@ -386,8 +386,10 @@ pub fn run(args: &TuneArgs) -> ExitCode {
         valid.len()
     );
     let mut w = before.clone();
-    // Early stopping: (validation error, epoch, weights) of the best printed epoch so far.
-    let mut best = (texel::error(valid, &before, k, threads), 0, before.clone());
+    // Early stopping: (validation error, epoch, weights) of the best printed epoch so far,
+    // measured with the same traced error at every epoch, the start included.
+    let mut best = (args.keep_best && args.method == Method::Gradient)
+        .then(|| (texel::error(valid, &before, k, threads), 0, before.clone()));
     let per_epoch = match args.method {
         Method::Gradient => {
             let every = args.print_every.max(1);
@@ -414,11 +416,11 @@ pub fn run(args: &TuneArgs) -> ExitCode {
                 |epoch, w| {
                     if epoch % every == 0 || epoch == args.epochs {
                         let e = texel::error(train, w, k, threads);
-                        if args.keep_best {
+                        if let Some(best) = best.as_mut() {
                             let v = texel::error(valid, w, k, threads);
                             println!("epoch {epoch}: E train {e:.6}, validation {v:.6}");
                             if v < best.0 {
-                                best = (v, epoch, w.clone());
+                                *best = (v, epoch, w.clone());
                             }
                         } else {
                             println!("epoch {epoch}: E train {e:.6}");
@@ -438,12 +440,9 @@ pub fn run(args: &TuneArgs) -> ExitCode {
             })
         }
     };
-    if args.keep_best && args.method == Method::Gradient {
-        println!(
-            "kept the weights of epoch {} (validation {:.6})",
-            best.1, best.0
-        );
-        w = best.2;
+    if let Some((v, epoch, weights)) = best {
+        println!("kept the weights of epoch {epoch} (validation {v:.6})");
+        w = weights;
     }
     let (train1, valid1) = report_error(&w);
     println!("after: E train {train1:.6}, validation {valid1:.6}");
