@@ -85,6 +85,14 @@ pub const SINGULAR_MARGIN_PER_PLY: i32 = 2;
 pub const SINGULAR_EXTENSION: i32 = ONE_PLY;
 #[tune(-8, 0)]
 pub const SINGULAR_NEGATIVE_EXTENSION: i32 = -ONE_PLY;
+/// Outside the principal variation, a hash move whose rivals all fall this many centipawns
+/// below the singular bound is extended by `SINGULAR_DOUBLE_EXTENSION` instead, past
+/// `EXTENSION_CAP` (a forced line is searched two plies deeper; the ply limit of
+/// `EXTENSION_PLY_FACTOR` still bounds the path).
+#[tune(0, 200)]
+pub const SINGULAR_DOUBLE_MARGIN: i32 = 20;
+#[tune(0, 16)]
+pub const SINGULAR_DOUBLE_EXTENSION: i32 = 2 * ONE_PLY;
 
 // ----- null move -----
 #[tune(4, 40)]
@@ -178,6 +186,10 @@ pub const LMR_HISTORY_DIVISOR: i32 = 4096;
 /// Extra reduction (quarter plies) when the static eval is not improving.
 #[tune(0, 8)]
 pub const LMR_NOT_IMPROVING: i32 = ONE_PLY / 2;
+/// Extra reduction (quarter plies) of quiet moves when the hash move is a capture (the
+/// capture is the likely refutation).
+#[tune(0, 16)]
+pub const LMR_TT_CAPTURE: i32 = 4;
 /// A reduced move that beats alpha is searched again a ply deeper when its reduced score
 /// beats the node's best so far by `LMR_DEEPER_BASE + LMR_DEEPER_PER_PLY * plies`, a ply
 /// shallower when by less than `LMR_SHALLOWER_MARGIN` (Stockfish's "do deeper / do
@@ -209,6 +221,13 @@ pub const QS_TT_PLIES: i32 = 1;
 pub const CORRECTION_WEIGHT_SCALE: i32 = 256;
 #[tune(1, 16)]
 pub const CORRECTION_MAX_WEIGHT: i32 = 16;
+/// The correction is the pawn-structure entry times `CORRECTION_PAWN_WEIGHT` plus each
+/// colour's other-pieces entry times `CORRECTION_NON_PAWN_WEIGHT`, in quarters. 0 switches
+/// the other-pieces tables off (neither read, written nor allocated).
+#[tune(0, 8)]
+pub const CORRECTION_PAWN_WEIGHT: i32 = 3;
+#[tune(0, 8)]
+pub const CORRECTION_NON_PAWN_WEIGHT: i32 = 1;
 
 // ----- history -----
 /// Good captures are ordered by `mvv_lva * CAPTURE_MVV_WEIGHT + capture history /

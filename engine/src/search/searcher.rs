@@ -17,6 +17,7 @@ use crate::moves::Move;
 use crate::types::{file_of, rank_of, Colour, Kind};
 
 use super::control::Control;
+use super::correction::CorrectionKeys;
 use super::history::{Context, History, Killers};
 use super::limits::Limits;
 use super::options::Options;
@@ -622,6 +623,7 @@ impl<'a> Search<'a> {
             beta,
             pv_node: true,
             cut_node: false,
+            tt_capture: false,
             tt_move: Move::NONE,
             singular_ext: 0,
             in_check: self.tree.pos.in_check(),
@@ -1095,7 +1097,7 @@ impl<'a> Tree<'a> {
         // more depth; several moves above beta let the node fail high at once.
         let singular_ext = match hit {
             Some(h) if excluded.is_none() && !tt_move.is_none() => {
-                match self.singular(h, tt_move, depth, beta, ply, cut_node) {
+                match self.singular(h, tt_move, depth, beta, ply, pv_node, cut_node) {
                     Singular::Extend(e) => e,
                     Singular::MultiCut(v) => return v,
                 }
@@ -1136,6 +1138,7 @@ impl<'a> Tree<'a> {
             beta,
             pv_node,
             cut_node,
+            tt_capture: tt_move.is_capture(),
             tt_move,
             singular_ext,
             in_check,
@@ -1298,6 +1301,7 @@ impl<'a> Tree<'a> {
         depth: i32,
         beta: i32,
         ply: usize,
+        pv_node: bool,
         cut_node: bool,
     ) -> Singular {
         let usable = depth >= param!(SINGULAR_MIN_DEPTH)
@@ -1321,7 +1325,9 @@ impl<'a> Tree<'a> {
         if self.stopped {
             return Singular::Extend(0);
         }
-        if v < singular_beta {
+        if !pv_node && v < singular_beta.saturating_sub(param!(SINGULAR_DOUBLE_MARGIN)) {
+            Singular::Extend(param!(SINGULAR_DOUBLE_EXTENSION))
+        } else if v < singular_beta {
             Singular::Extend(param!(SINGULAR_EXTENSION))
         } else if singular_beta >= beta {
             Singular::MultiCut(singular_beta)
@@ -1406,10 +1412,14 @@ impl<'a> Tree<'a> {
             {
                 ext += param!(PAWN_SEVENTH_EXTENSION);
             }
-            if m == n.tt_move {
+            // A double singular extension is the one extension allowed past the cap.
+            let cap = if m == n.tt_move {
                 ext += n.singular_ext;
-            }
-            ext = ext.min(param!(EXTENSION_CAP));
+                param!(EXTENSION_CAP).max(n.singular_ext)
+            } else {
+                param!(EXTENSION_CAP)
+            };
+            ext = ext.min(cap);
         }
         let new_depth = depth - ONE_PLY + ext;
 
@@ -1438,6 +1448,10 @@ impl<'a> Tree<'a> {
                 );
                 if quiet && (m == n.killers[0] || m == n.killers[1]) {
                     r = (r - ONE_PLY).max(0);
+                }
+                // Quiets after a capturing hash move are less likely to matter.
+                if quiet && n.tt_capture {
+                    r = (r + param!(LMR_TT_CAPTURE)).min((depth - 2 * ONE_PLY).max(0));
                 }
             }
             let mut s = if r > 0 {
@@ -1497,13 +1511,21 @@ impl<'a> Tree<'a> {
         s
     }
 
-    /// The correction history's key for this position: its pawn key, or none without pawns.
+    /// The correction history's keys for this position: its pawn key and each colour's key of
+    /// its other pieces, or none without pawns.
     /// Every pawnless position shares one pawn key, so an entry learnt in one pawnless ending
     /// would shift the evaluation of all others (it broke the KBNK mate, whose recogniser's
     /// gradient toward the corner must stay as it is).
     #[inline]
-    fn correction_key(&self) -> Option<u64> {
-        (self.pos.kind_set(Kind::Pawn) != 0).then(|| self.pos.pawn_key())
+    fn correction_key(&self) -> Option<CorrectionKeys> {
+        (self.pos.kind_set(Kind::Pawn) != 0).then(|| CorrectionKeys {
+            pawn: self.pos.pawn_key(),
+            non_pawn: if param!(CORRECTION_NON_PAWN_WEIGHT) != 0 {
+                Colour::BOTH.map(|c| self.pos.non_pawn_key(c))
+            } else {
+                [0; 2]
+            },
+        })
     }
 
     /// The static evaluation `raw` plus what the correction history has learnt about this
