@@ -1,7 +1,6 @@
 //! Static-evaluation correction history: how far the search's results have strayed from the
-//! static evaluation in positions with the same pawn structure (and, when
-//! `CORRECTION_NON_PAWN_WEIGHT` is on, the same placement of the other pieces), learnt as the
-//! search goes.
+//! static evaluation in positions with the same pawn structure or the same placement of one
+//! colour's other pieces, learnt as the search goes.
 //!
 //! The evaluation misjudges some pawn structures consistently (a blocked centre it thinks is
 //! lively, a majority it cannot see will queen). Every node whose search result says the
@@ -58,7 +57,8 @@ impl Correction {
         let table = |len: usize| (0..len).map(|_| AtomicI16::new(0)).collect();
         Correction {
             table: table(2 * CORRECTION_ENTRIES),
-            // Not allocated while switched off (the constant folds the uses away).
+            // A weight of 0 (reachable only as a `tune` option) leaves these tables unused,
+            // so they are not allocated and the uses fold away in the normal build.
             non_pawn: table(if param!(CORRECTION_NON_PAWN_WEIGHT) != 0 {
                 4 * CORRECTION_ENTRIES
             } else {
@@ -77,7 +77,8 @@ impl Correction {
         &table[stm.index() * CORRECTION_ENTRIES + (key as usize & (CORRECTION_ENTRIES - 1))]
     }
 
-    /// The entry of colour `c`'s other-pieces table (only while that table is on).
+    /// The entry of colour `c`'s other-pieces table (never called at weight 0, when the
+    /// tables are empty).
     #[inline]
     fn non_pawn_slot(&self, c: usize, stm: Colour, keys: CorrectionKeys) -> &AtomicI16 {
         let half = &self.non_pawn[c * 2 * CORRECTION_ENTRIES..][..2 * CORRECTION_ENTRIES];
@@ -141,7 +142,7 @@ mod tests {
         for _ in 0..200 {
             c.update(Colour::White, k(7), 50, 90, 10 * ONE_PLY);
         }
-        // A weight of 4 quarters in all while the non-pawn table is off.
+        // The weights' sum in quarters (4 with the other-pieces tables at weight 0).
         let scale = |x: i32| {
             x * (param!(CORRECTION_PAWN_WEIGHT) + 2 * param!(CORRECTION_NON_PAWN_WEIGHT)) / 4
         };

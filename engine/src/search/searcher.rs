@@ -623,7 +623,6 @@ impl<'a> Search<'a> {
             beta,
             pv_node: true,
             cut_node: false,
-            tt_capture: false,
             tt_move: Move::NONE,
             singular_ext: 0,
             in_check: self.tree.pos.in_check(),
@@ -1138,7 +1137,6 @@ impl<'a> Tree<'a> {
             beta,
             pv_node,
             cut_node,
-            tt_capture: tt_move.is_capture(),
             tt_move,
             singular_ext,
             in_check,
@@ -1450,7 +1448,7 @@ impl<'a> Tree<'a> {
                     r = (r - ONE_PLY).max(0);
                 }
                 // Quiets after a capturing hash move are less likely to matter.
-                if quiet && n.tt_capture {
+                if quiet && n.tt_move.is_capture() {
                     r = (r + param!(LMR_TT_CAPTURE)).min((depth - 2 * ONE_PLY).max(0));
                 }
             }

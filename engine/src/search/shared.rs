@@ -45,8 +45,6 @@ pub struct NodeInfo {
     pub pv_node: bool,
     /// An expected cut node (see `alpha_beta`).
     pub cut_node: bool,
-    /// The hash move is a capture.
-    pub tt_capture: bool,
     pub tt_move: Move,
     /// Extension of the hash move from the singular-extension test (may be negative).
     pub singular_ext: i32,
