@@ -238,6 +238,7 @@ impl Position {
         let r = pos.recompute();
         pos.key = r.key;
         pos.pawn_key = r.pawn_key;
+        pos.non_pawn_key = r.non_pawn_key;
         pos.material_key = r.material_key;
         pos.psq = r.psq;
         Ok(pos)

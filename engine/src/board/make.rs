@@ -30,8 +30,10 @@ impl Position {
             let (rf, rt) = self.castle_rook_squares(us, to);
             let king = self.castle_raw(from, to, rf, rt);
             let rook = Piece::new(us, Kind::Rook);
-            self.key ^=
+            let delta =
                 z.piece(king, from) ^ z.piece(king, to) ^ z.piece(rook, rf) ^ z.piece(rook, rt);
+            self.key ^= delta;
+            self.non_pawn_key[us.index()] ^= delta;
             self.psq += crate::eval::psqt::psq(king, to) - crate::eval::psqt::psq(king, from)
                 + crate::eval::psqt::psq(rook, rt)
                 - crate::eval::psqt::psq(rook, rf);

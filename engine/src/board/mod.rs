@@ -65,6 +65,7 @@ pub struct State {
     pub plies_from_null: u16,
     pub key: u64,
     pub pawn_key: u64,
+    pub non_pawn_key: [u64; 2],
     pub material_key: u64,
     pub psq: Score,
     pub checkers: u8,
@@ -107,6 +108,9 @@ pub struct Position {
     plies_from_null: u16,
     key: u64,
     pawn_key: u64,
+    /// Each colour's pieces other than pawns, king included, by colour index (the correction
+    /// history's keys).
+    non_pawn_key: [u64; 2],
     material_key: u64,
     psq: Score,
     /// Number of pieces giving check to the side to move (0, 1 or 2).
@@ -148,6 +152,7 @@ impl Position {
             plies_from_null: 0,
             key: 0,
             pawn_key: 0,
+            non_pawn_key: [0; 2],
             material_key: 0,
             psq: Score::ZERO,
             checkers: 0,
@@ -299,13 +304,10 @@ impl Position {
         self.pawn_key
     }
 
-    /// The zobrist key of `c`'s pieces other than pawns (king included), computed from the
-    /// piece list (the correction history's use; nothing keeps it incrementally).
+    /// The zobrist key of `c`'s pieces other than pawns, king included.
+    #[inline]
     pub fn non_pawn_key(&self, c: Colour) -> u64 {
-        let z = &*zobrist::ZOBRIST;
-        self.pieces(c)
-            .iter()
-            .fold(0, |k, &sq| k ^ z.piece(self.piece_at(sq), sq))
+        self.non_pawn_key[c.index()]
     }
 
     #[inline]
@@ -426,6 +428,8 @@ impl Position {
         self.key ^= z.piece(p, sq);
         if p.is_kind(Kind::Pawn) {
             self.pawn_key ^= z.piece(p, sq);
+        } else {
+            self.non_pawn_key[p.colour().index()] ^= z.piece(p, sq);
         }
         self.material_key ^= z.material_count(p, self.counts[p.index()] - 1);
         self.psq += psqt::psq(p, sq);
@@ -439,6 +443,8 @@ impl Position {
         self.key ^= z.piece(p, sq);
         if p.is_kind(Kind::Pawn) {
             self.pawn_key ^= z.piece(p, sq);
+        } else {
+            self.non_pawn_key[p.colour().index()] ^= z.piece(p, sq);
         }
         self.material_key ^= z.material_count(p, self.counts[p.index()]);
         self.psq -= psqt::psq(p, sq);
@@ -454,6 +460,8 @@ impl Position {
         self.key ^= delta;
         if p.is_kind(Kind::Pawn) {
             self.pawn_key ^= delta;
+        } else {
+            self.non_pawn_key[p.colour().index()] ^= delta;
         }
         self.psq += psqt::psq(p, to) - psqt::psq(p, from);
     }
@@ -573,6 +581,7 @@ impl Position {
             plies_from_null: self.plies_from_null,
             key: self.key,
             pawn_key: self.pawn_key,
+            non_pawn_key: self.non_pawn_key,
             material_key: self.material_key,
             psq: self.psq,
             checkers: self.checkers,
@@ -589,6 +598,7 @@ impl Position {
         self.plies_from_null = s.plies_from_null;
         self.key = s.key;
         self.pawn_key = s.pawn_key;
+        self.non_pawn_key = s.non_pawn_key;
         self.material_key = s.material_key;
         self.psq = s.psq;
         self.checkers = s.checkers;
@@ -631,6 +641,7 @@ impl PartialEq for Position {
             && self.plies_from_null == o.plies_from_null
             && self.key == o.key
             && self.pawn_key == o.pawn_key
+            && self.non_pawn_key == o.non_pawn_key
             && self.material_key == o.material_key
             && self.psq == o.psq
             && self.checkers == o.checkers

@@ -11,6 +11,7 @@ use crate::types::{file_of, Colour, Kind, Piece, Square, NO_SQUARE};
 pub(crate) struct Recomputed {
     pub key: u64,
     pub pawn_key: u64,
+    pub non_pawn_key: [u64; 2],
     pub material_key: u64,
     pub psq: Score,
 }
@@ -21,6 +22,7 @@ impl Position {
         let mut r = Recomputed {
             key: 0,
             pawn_key: 0,
+            non_pawn_key: [0; 2],
             material_key: 0,
             psq: Score::ZERO,
         };
@@ -33,6 +35,8 @@ impl Position {
             r.key ^= z.piece_square[p.index()][sq as usize];
             if p.is_kind(Kind::Pawn) {
                 r.pawn_key ^= z.piece_square[p.index()][sq as usize];
+            } else {
+                r.non_pawn_key[p.colour().index()] ^= z.piece_square[p.index()][sq as usize];
             }
             r.material_key ^= z.material[p.index()][counts[p.index()]];
             counts[p.index()] += 1;
@@ -127,6 +131,9 @@ impl Position {
         }
         if r.pawn_key != self.pawn_key {
             return Err("pawn key differs from recompute".into());
+        }
+        if r.non_pawn_key != self.non_pawn_key {
+            return Err("non-pawn keys differ from recompute".into());
         }
         if r.material_key != self.material_key {
             return Err("material key differs from recompute".into());

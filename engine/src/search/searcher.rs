@@ -1274,7 +1274,7 @@ impl<'a> Tree<'a> {
             && !(bound == Bound::Lower && best <= eval)
             && !(bound == Bound::Upper && best >= eval)
         {
-            if let Some(keys) = self.correction_key() {
+            if let Some(keys) = self.correction_keys() {
                 self.history
                     .correction
                     .update(us, keys, raw_eval, best, depth);
@@ -1515,7 +1515,7 @@ impl<'a> Tree<'a> {
     /// would shift the evaluation of all others (it broke the KBNK mate, whose recogniser's
     /// gradient toward the corner must stay as it is).
     #[inline]
-    fn correction_key(&self) -> Option<CorrectionKeys> {
+    fn correction_keys(&self) -> Option<CorrectionKeys> {
         (self.pos.kind_set(Kind::Pawn) != 0).then(|| CorrectionKeys {
             pawn: self.pos.pawn_key(),
             non_pawn: if param!(CORRECTION_NON_PAWN_WEIGHT) != 0 {
@@ -1530,7 +1530,7 @@ impl<'a> Tree<'a> {
     /// pawn structure.
     #[inline]
     pub(super) fn corrected(&self, raw: i32) -> i32 {
-        match self.correction_key() {
+        match self.correction_keys() {
             Some(keys) => self
                 .history
                 .correction
