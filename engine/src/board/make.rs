@@ -30,10 +30,11 @@ impl Position {
             let (rf, rt) = self.castle_rook_squares(us, to);
             let king = self.castle_raw(from, to, rf, rt);
             let rook = Piece::new(us, Kind::Rook);
-            let delta =
-                z.piece(king, from) ^ z.piece(king, to) ^ z.piece(rook, rf) ^ z.piece(rook, rt);
-            self.key ^= delta;
-            self.non_pawn_key[us.index()] ^= delta;
+            // King and rook are both `us`'s non-pawn pieces: one toggle covers them.
+            self.toggle_keys(
+                king,
+                z.piece(king, from) ^ z.piece(king, to) ^ z.piece(rook, rf) ^ z.piece(rook, rt),
+            );
             self.psq += crate::eval::psqt::psq(king, to) - crate::eval::psqt::psq(king, from)
                 + crate::eval::psqt::psq(rook, rt)
                 - crate::eval::psqt::psq(rook, rf);

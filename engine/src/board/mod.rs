@@ -420,17 +420,24 @@ impl Position {
 
     // ----- the three mutation primitives -----
 
+    /// XORs `delta`, the Zobrist keys of squares of the piece `p`, into the full key and into
+    /// the pawn key or `p`'s colour's non-pawn key.
+    #[inline]
+    fn toggle_keys(&mut self, p: Piece, delta: u64) {
+        self.key ^= delta;
+        if p.is_kind(Kind::Pawn) {
+            self.pawn_key ^= delta;
+        } else {
+            self.non_pawn_key[p.colour().index()] ^= delta;
+        }
+    }
+
     /// Places `p` on the empty square `sq`, updating lists, counts, keys and the psq sum.
     #[inline]
     fn put(&mut self, p: Piece, sq: Square) {
         self.put_raw(p, sq);
         let z = &*zobrist::ZOBRIST;
-        self.key ^= z.piece(p, sq);
-        if p.is_kind(Kind::Pawn) {
-            self.pawn_key ^= z.piece(p, sq);
-        } else {
-            self.non_pawn_key[p.colour().index()] ^= z.piece(p, sq);
-        }
+        self.toggle_keys(p, z.piece(p, sq));
         self.material_key ^= z.material_count(p, self.counts[p.index()] - 1);
         self.psq += psqt::psq(p, sq);
     }
@@ -440,12 +447,7 @@ impl Position {
     fn remove(&mut self, sq: Square) -> (Piece, u8) {
         let (p, slot) = self.remove_raw(sq);
         let z = &*zobrist::ZOBRIST;
-        self.key ^= z.piece(p, sq);
-        if p.is_kind(Kind::Pawn) {
-            self.pawn_key ^= z.piece(p, sq);
-        } else {
-            self.non_pawn_key[p.colour().index()] ^= z.piece(p, sq);
-        }
+        self.toggle_keys(p, z.piece(p, sq));
         self.material_key ^= z.material_count(p, self.counts[p.index()]);
         self.psq -= psqt::psq(p, sq);
         (p, slot)
@@ -456,13 +458,7 @@ impl Position {
     fn shift(&mut self, from: Square, to: Square) {
         let p = self.shift_raw(from, to);
         let z = &*zobrist::ZOBRIST;
-        let delta = z.piece(p, from) ^ z.piece(p, to);
-        self.key ^= delta;
-        if p.is_kind(Kind::Pawn) {
-            self.pawn_key ^= delta;
-        } else {
-            self.non_pawn_key[p.colour().index()] ^= delta;
-        }
+        self.toggle_keys(p, z.piece(p, from) ^ z.piece(p, to));
         self.psq += psqt::psq(p, to) - psqt::psq(p, from);
     }
 

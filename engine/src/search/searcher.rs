@@ -1518,11 +1518,7 @@ impl<'a> Tree<'a> {
     fn correction_keys(&self) -> Option<CorrectionKeys> {
         (self.pos.kind_set(Kind::Pawn) != 0).then(|| CorrectionKeys {
             pawn: self.pos.pawn_key(),
-            non_pawn: if param!(CORRECTION_NON_PAWN_WEIGHT) != 0 {
-                Colour::BOTH.map(|c| self.pos.non_pawn_key(c))
-            } else {
-                [0; 2]
-            },
+            non_pawn: Colour::BOTH.map(|c| self.pos.non_pawn_key(c)),
         })
     }
 
