@@ -4,8 +4,8 @@
 #   make run             build, make the default book if missing (needs apt), start the engine
 #   make test            what CI runs: fmt, import circles and file lengths, clippy (every
 #                        crate, default and every feature), the bench signature against BENCH
-#                        (default and tune builds), tests (release, then debug with invariant
-#                        checks)
+#                        (default and tune builds), tests (profile `ci`: release without
+#                        fat LTO; then debug with invariant checks)
 #   make lab             the developers' tools: target/release/squall-lab (tune, datagen, ...)
 #   make ics             the server bot: target/release/squall-ics
 #   make bench           criterion benches of the hot routines (engine/benches/)
@@ -76,11 +76,11 @@ test:
 	tools/check-variants.sh
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --workspace --all-targets --all-features -- -D warnings
-	$(CARGO) test --workspace --release
-	tools/check-bench.sh target/release/squall
-	$(CARGO) build --release -p squall --features tune --target-dir target/tune
-	tools/check-bench.sh target/tune/release/squall
-	$(CARGO) test --release -p squall --features tune --target-dir target/tune --test tune --test spsa
+	$(CARGO) test --workspace --profile ci
+	tools/check-bench.sh target/ci/squall
+	$(CARGO) build --profile ci -p squall --features tune --target-dir target/tune
+	tools/check-bench.sh target/tune/ci/squall
+	$(CARGO) test --profile ci -p squall --features tune --target-dir target/tune --test tune --test spsa
 	$(CARGO) test --workspace
 
 # The bench signature of a plain release build against the number recorded in BENCH.
