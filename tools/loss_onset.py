@@ -1,50 +1,100 @@
 #!/usr/bin/env python3
-"""Usage: tools/loss_onset.py PGN NAME SQUALL_BINARY [MAX_GAMES]
+"""Where each lost game turned, from a match PGN's `{score/depth time}` comments: for every game
+Squall lost, the Squall move after which the opponent's score for Squall first fell to -1.0 or
+below; Stockfish at fixed nodes scores the position before and after that move (how much the
+move itself lost), and Squall replays the position at growing node counts (whether a deeper
+search would still play it). One JSON line per game.
 
-For each game NAME lost: find the Squall move after which the opponent's score for Squall
-first fell to <= -1.0; ask Stockfish (fixed nodes) how much that move lost; ask Squall at
-growing node counts whether it would still play it."""
-import chess, chess.pgn, chess.engine, re, sys, json
-pgn, me, squall = sys.argv[1], sys.argv[2], sys.argv[3]
-limit = int(sys.argv[4]) if len(sys.argv) > 4 else 999
-sf = chess.engine.SimpleEngine.popen_uci('/usr/games/stockfish')
-sf.configure({'Hash': 64, 'Threads': 1})
-sq = chess.engine.SimpleEngine.popen_uci(squall)
-sq.configure({'Hash': 64, 'OwnBook': False})
-def sfscore(board, nodes=3_000_000):
-    i = sf.analyse(board, chess.engine.Limit(nodes=nodes))
-    return i['score'].pov(board.turn).score(mate_score=3000), i.get('pv', [None])[0]
-f = open(pgn); out = []
-while True:
-    g = chess.pgn.read_game(f)
-    if g is None or len(out) >= limit: break
-    h = g.headers
-    if not (h['White'].startswith(me) or h['Black'].startswith(me)): continue
-    side = chess.WHITE if h['White'].startswith(me) else chess.BLACK
-    if h['Result'] != ('0-1' if side == chess.WHITE else '1-0'): continue
-    last_mine = None; onset = None
-    for node in g.mainline():
-        b = node.parent.board()
-        m = re.match(r'\s*([+-]?\d+\.\d+|[+-]?M\d+)/(\d+)', node.comment or '')
-        if b.turn == side:
-            last_mine = (b.fen(), node.move, m.group(0) if m else '')
-            continue
-        if not m: continue
-        s = m.group(1)
-        v = (100.0 if not s.startswith('-') else -100.0) if 'M' in s else float(s)
-        if -v <= -1.0 and last_mine:
-            onset = last_mine; break
-    if not onset: continue
-    fen, move, note = onset
-    board = chess.Board(fen)
-    before, sfbest = sfscore(board)
-    board.push(move); after = -sfscore(board)[0]; board.pop()
-    picks = {}
-    for n in (300_000, 1_200_000, 4_800_000):
-        sq.configure({'Clear Hash': None}) if 'Clear Hash' in sq.options else None
-        r = sq.play(board, chess.engine.Limit(nodes=n))
-        picks[n] = board.san(r.move)
-    row = dict(round=h['Round'], fen=fen, played=board.san(move), note=note, sf_before=before,
-               sf_after=after, loss=before - after, sf_best=board.san(sfbest) if sfbest else None, squall=picks)
-    out.append(row); print(json.dumps(row), flush=True)
-sf.quit(); sq.quit()
+Usage: tools/loss_onset.py [--games N] [--stockfish CMD] PGN NAME SQUALL
+  NAME: the start of Squall's player name in the PGN; SQUALL: the engine binary to replay with
+"""
+import argparse
+import json
+import re
+
+import chess
+import chess.engine
+import chess.pgn
+
+# Pawns, or a mate in N (`+M5`, `-M3`) read as a score of ±100 pawns.
+SCORE = re.compile(r"\s*([+-]?)(M?)(\d+(?:\.\d+)?)/\d+")
+THRESHOLD = -1.0
+SQUALL_NODES = (300_000, 1_200_000, 4_800_000)
+
+
+def score(comment):
+    m = SCORE.match(comment or "")
+    if not m:
+        return None
+    value = 100.0 if m.group(2) else float(m.group(3))
+    return -value if m.group(1) == "-" else value
+
+
+def onset(game, side):
+    """The position before Squall's move that the opponent's first score at or below
+    THRESHOLD (from Squall's side) answered, without the game's history (Squall replays it
+    from its FEN), with that move and its score comment; None if none."""
+    board, last = game.board(), None
+    for node in game.mainline():
+        if board.turn == side:
+            m = SCORE.match(node.comment or "")
+            last = (board.copy(stack=False), node.move, m.group(0) if m else "")
+        else:
+            s = score(node.comment)
+            if s is not None and -s <= THRESHOLD and last:
+                return last
+        board.push(node.move)
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=999, help="stop after this many losses (999)")
+    ap.add_argument("--stockfish", default="/usr/games/stockfish")
+    ap.add_argument("--stockfish-nodes", type=int, default=3_000_000)
+    ap.add_argument("pgn")
+    ap.add_argument("name")
+    ap.add_argument("squall")
+    args = ap.parse_args()
+    with chess.engine.SimpleEngine.popen_uci(args.stockfish) as sf, \
+            chess.engine.SimpleEngine.popen_uci(args.squall) as sq, open(args.pgn) as f:
+        sf.configure({"Hash": 64, "Threads": 1})
+        sq.configure({"Hash": 64, "OwnBook": False})
+
+        def judge(board):
+            info = sf.analyse(board, chess.engine.Limit(nodes=args.stockfish_nodes))
+            return info["score"].pov(board.turn).score(mate_score=3000), info.get("pv", [None])[0]
+
+        done = 0
+        while done < args.games and (game := chess.pgn.read_game(f)) is not None:
+            h = game.headers
+            if h["White"].startswith(args.name):
+                side = chess.WHITE
+            elif h["Black"].startswith(args.name):
+                side = chess.BLACK
+            else:
+                continue
+            if h["Result"] != ("0-1" if side == chess.WHITE else "1-0"):
+                continue
+            found = onset(game, side)
+            if found is None:
+                continue
+            board, move, note = found
+            before, best = judge(board)
+            board.push(move)
+            after = -judge(board)[0]
+            board.pop()
+            picks = {}
+            for nodes in SQUALL_NODES:
+                if "Clear Hash" in sq.options:
+                    sq.configure({"Clear Hash": None})
+                picks[nodes] = board.san(sq.play(board, chess.engine.Limit(nodes=nodes)).move)
+            row = dict(round=h["Round"], fen=board.fen(), played=board.san(move), note=note,
+                       sf_before=before, sf_after=after, loss=before - after,
+                       sf_best=board.san(best) if best else None, squall=picks)
+            print(json.dumps(row), flush=True)
+            done += 1
+
+
+if __name__ == "__main__":
+    main()
