@@ -471,3 +471,22 @@ fn clock_searches_report_the_move_they_play_and_keep_the_deadline() {
     assert!(mates_seen >= 10, "only {mates_seen} mate scores");
     e.quit_within(secs(5.0));
 }
+
+/// A search stopped after the first root move failed low, but before the wider window had
+/// searched it again, used to report that move's upper bound as an exact score with the
+/// refutation's two-move line ("score mate -2 pv d1c2 d5f6" here at 6,144 nodes). Node limits
+/// stop it at every point of the first iterations, the same way each run.
+#[test]
+fn a_search_stopped_after_a_fail_low_reports_the_bound() {
+    let mut e = uci();
+    let fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R b KQkq - 1 1";
+    let pos = Position::from_fen(fen).unwrap();
+    for k in 1..=16 {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        e.send(&format!("go nodes {}", k * 1024));
+        let (_, lines) = bestmove(&mut e, 20.0);
+        check_search(&pos, &lines);
+    }
+    e.quit_within(secs(5.0));
+}

@@ -77,6 +77,9 @@ fn lmr(d: usize, m: usize) -> i32 {
 struct RootMove {
     mv: Move,
     score: i32,
+    /// What `score` is: a first move that failed low in a search cut short before the
+    /// window was widened holds only an upper bound, and a truncated line.
+    bound: Bound,
     /// Score of the last completed iteration (for MultiPV reports and sorting).
     prev_score: i32,
     pv: Vec<Move>,
@@ -222,6 +225,7 @@ impl<'a> Search<'a> {
         let root_move = |mv: Move| RootMove {
             mv,
             score: -INFINITY,
+            bound: Bound::Exact,
             prev_score: -INFINITY,
             pv: vec![mv],
             seldepth: 0,
@@ -321,7 +325,12 @@ impl<'a> Search<'a> {
             } else {
                 self.tree.evals[0]
             });
-        let mut it = self.iteration_report(0, Bound::Exact);
+        let bound = if rm.score != -INFINITY {
+            rm.bound
+        } else {
+            Bound::Exact
+        };
+        let mut it = self.iteration_report(0, bound);
         it.score = score;
         if it.pv.first() != Some(&rm.mv) {
             it.pv = vec![rm.mv];
@@ -427,8 +436,10 @@ impl<'a> Search<'a> {
                     it.score = score;
                     self.report(&it, reporter);
                 } else if rm.score > -INFINITY && depth > 1 {
-                    // A partial iteration whose first line is complete is worth reporting.
-                    let it = self.iteration_report(0, Bound::Exact);
+                    // A partial iteration whose first line is complete is worth reporting,
+                    // with its bound: a first move that failed low is stopped before the
+                    // wider window could give it an exact score and a whole line.
+                    let it = self.iteration_report(0, rm.bound);
                     self.report(&it, reporter);
                 }
                 break;
@@ -578,6 +589,7 @@ impl<'a> Search<'a> {
             rm.nodes = self.tree.nodes - nodes_before;
             if i == pv_idx || score > alpha {
                 rm.score = score;
+                rm.bound = Bound::of(score, alpha, beta);
                 rm.seldepth = self.tree.seldepth;
                 rm.pv.clear();
                 rm.pv.push(m);
@@ -645,6 +657,7 @@ impl<'a> Search<'a> {
         for r in results {
             if let Some(rm) = self.root_moves.iter_mut().find(|rm| rm.mv == r.mv) {
                 rm.score = r.score;
+                rm.bound = Bound::of(r.score, alpha, beta);
                 rm.pv = r.pv;
                 rm.seldepth = r.seldepth;
                 self.best_move_changes += 1;
