@@ -5,7 +5,7 @@ below; Stockfish at fixed nodes scores the position before and after that move (
 move itself lost), and Squall replays the position at growing node counts (whether a deeper
 search would still play it). One JSON line per game.
 
-Usage: tools/loss_onset.py [--games N] [--stockfish CMD] PGN NAME SQUALL
+Usage: tools/loss_onset.py [--games N] [--stockfish CMD] [--stockfish-nodes N] PGN NAME SQUALL
   NAME: the start of Squall's player name in the PGN; SQUALL: the engine binary to replay with
 """
 import argparse
