@@ -51,7 +51,8 @@ Usage (from the repository root; parameters in tools/spsa/params.json):
 The parameter file is JSON: {"r_end": 0.002, "parameters": [{"name": "LMR_BASE", "c_end": 8},
 ...]}. Per parameter: name (a UCI option of the engine), start (default: the engine's default),
 min and max (default: the option's range; narrower is allowed), c_end (default: (max - min) / 20)
-and r_end (default: the top-level r_end, else 0.002).
+and r_end (default: the top-level r_end, else 0.002). --r-end R replaces the top-level r_end
+(not a parameter's own); it is part of the run, so a resume gives it again.
 
 Only python-chess (1.11) beside the standard library.
 """
@@ -161,10 +162,11 @@ def engine_options(argv: List[str]) -> Tuple[Dict[str, Tuple[int, int, int]], se
         engine.quit()
 
 
-def load_params(path: Path, spins: Dict[str, Tuple[int, int, int]]) -> List[Param]:
+def load_params(path: Path, spins: Dict[str, Tuple[int, int, int]],
+                r_end: Optional[float] = None) -> List[Param]:
     with open(path, encoding="utf-8") as f:
         config = json.load(f)
-    r_end_default = float(config.get("r_end", 0.002))
+    r_end_default = r_end if r_end is not None else float(config.get("r_end", 0.002))
     params = []
     for entry in config["parameters"]:
         name = entry["name"]
@@ -629,6 +631,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--iterations", metavar="N", type=int, help="SPSA iterations N (needed for a new run)")
     p.add_argument("--pairs-per-iteration", metavar="P", type=int, default=1,
                    help="game pairs per perturbation (1)")
+    p.add_argument("--r-end", metavar="R", type=float,
+                   help="learning rate at the end, in units of c_end, for every parameter without "
+                        "its own (default: the file's r_end, else 0.002)")
     p.add_argument("--a-ratio", metavar="R", type=float, default=0.1,
                    help="A as a share of the iterations (0.1)")
     p.add_argument("--alpha", metavar="X", type=float, default=0.602)
@@ -683,7 +688,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             path.parent.mkdir(parents=True, exist_ok=True)   # e.g. reports/, git-ignored
     engine_argv = shlex.split(args.engine)
     spins, names = engine_options(engine_argv)
-    params = load_params(args.params, spins)
+    params = load_params(args.params, spins, args.r_end)
     saved = json.loads(args.state.read_text(encoding="utf-8")) if args.state.exists() else None
     iterations = args.iterations or (saved["settings"]["iterations"] if saved else None)
     if not iterations or iterations < 1:

@@ -80,6 +80,8 @@ fn spsa_runs_resumes_and_writes_the_source() {
         "300",
         "--max-moves",
         "120",
+        "--r-end",
+        "0.004",
     ]
     .map(String::from)
     .to_vec();
@@ -112,6 +114,9 @@ fn spsa_runs_resumes_and_writes_the_source() {
         let rfp = s["theta"]["REVERSE_FUTILITY_MARGIN"].as_f64().unwrap();
         assert!((0.0..=300.0).contains(&lmr) && (40.0..=200.0).contains(&rfp));
         assert_eq!(s["params"][0]["start"], 75.0, "start: the engine's default");
+        // --r-end replaces the file's default, not a parameter's own.
+        assert_eq!(s["params"][0]["r_end"], 0.05);
+        assert_eq!(s["params"][1]["r_end"], 0.004);
         let lines: Vec<String> = fs::read_to_string(&history)
             .unwrap()
             .lines()
