@@ -12,27 +12,19 @@ Usage: tools/decisive_phase.py [--name squall] PGN...   (--name: the start of Sq
 """
 import argparse
 import collections
-import re
 
 import chess
 import chess.pgn
 
-# Pawns, or a mate in N (`+M5`, `-M3`) read as a score of ±100 pawns.
-SCORE = re.compile(r"\s*([+-]?)(M?)(\d+(?:\.\d+)?)/\d+")
+# The `{score/depth time}` comment reader (mates as ±100 pawns), beside this script in tools/.
+from loss_onset import score
+
 THRESHOLD = 1.0
 # Piece values for the material lead and the non-pawn material (queens 9, rooks 5, minors 3).
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
-# Non-pawn material of both sides at or above which a position counts as a middlegame: two
-# queens and a rook each (28) or more.
+# Non-pawn material of both sides at or above which a position counts as a middlegame (both
+# queens and a rook each are 28; add a minor and it is 31).
 MIDDLEGAME_NPM = 30
-
-
-def score(comment):
-    m = SCORE.match(comment or "")
-    if not m:
-        return None
-    value = 100.0 if m.group(2) else float(m.group(3))
-    return -value if m.group(1) == "-" else value
 
 
 def decisive_point(game, winner):
