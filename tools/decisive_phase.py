@@ -30,12 +30,15 @@ MIDDLEGAME_NPM = 30
 def decisive_point(game, winner):
     """The board after the winner's first move from which its own scores stay >= THRESHOLD,
     with that move's ply; None if the winner's last score is below it."""
-    points = []
+    # One board walked along the main line: a node's `board()` and `ply()` climb to the root
+    # each time; only the chosen node's board is built.
+    board, points = game.board(), []
     for node in game.mainline():
-        mover = not node.board().turn
+        mover = board.turn
+        board.push(node.move)
         s = score(node.comment)
         if mover == winner and s is not None:
-            points.append((node.ply(), s, node))
+            points.append((board.ply(), s, node))
     start = None
     for i in range(len(points) - 1, -1, -1):
         if points[i][1] < THRESHOLD:
