@@ -24,6 +24,8 @@ cuts its part back to the last `# game` line it wrote and goes on from there.
   tools/sf_relabel.py label IN OUT --parts 2 --nodes 1000 --all   # the three lines above
   tools/sf_relabel.py fit OUT --k 1.07
   tools/sf_relabel.py rescale OUT SCALED --scale 0.75
+  tools/sf_relabel.py label IN OUT --parts 2 --all --engine /usr/games/ethereal-chess --depth 9 \
+      --option ContemptDrawPenalty=0 --option ContemptComplexity=0   # Ethereal 12: no `go nodes`
 """
 
 import argparse
@@ -34,6 +36,11 @@ import sys
 import time
 
 MATE_CP = 3000
+# Ethereal 12 starts a thread for each `go` and never joins it: after about 32,700 searches (the
+# kernel's map limit, 65,530, two maps a thread stack) it hangs, both sides of the pipe waiting.
+# A fresh engine every this many searches, at a game's end where the hash is cleared anyway,
+# keeps the labels the same as one engine would give.
+RESTART_AFTER = 10000
 
 
 def position_lines(path):
@@ -62,14 +69,18 @@ def ce_of(line):
 
 
 class Engine:
-    def __init__(self, path, hash_mb):
+    def __init__(self, path, hash_mb, options=()):
         self.p = subprocess.Popen(
             [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
         )
+        self.searches = 0
         self.send("uci")
         self.wait("uciok")
         self.send("setoption name Threads value 1")
         self.send(f"setoption name Hash value {hash_mb}")
+        for option in options:  # NAME=VALUE, e.g. Ethereal's contempt off: its score favours the side to move
+            name, _, value = option.partition("=")
+            self.send(f"setoption name {name} value {value}")
         self.send("isready")
         self.wait("readyok")
 
@@ -85,9 +96,11 @@ class Engine:
             if line.startswith(token):
                 return line
 
-    def score(self, fen, nodes):
+    def score(self, fen, nodes, depth=0):
+        self.searches += 1
         self.send(f"position fen {fen}")
-        self.send(f"go nodes {nodes}")
+        # Ethereal 12 has no `go nodes` (it answers at depth 1): label it by depth instead.
+        self.send(f"go depth {depth}" if depth > 0 else f"go nodes {nodes}")
         last = None
         while True:
             line = self.p.stdout.readline()
@@ -138,7 +151,7 @@ def label(args):
     hi = total * (args.part + 1) // args.parts
     out = f"{args.output}.part{args.part}"
     done = back_to_game_start(out)  # output lines: positions and game lines of this slice
-    engine = Engine(args.engine, args.hash)
+    engine = Engine(args.engine, args.hash, args.option)
     started = time.time()
     written = 0  # positions labelled by this run
     index = -1
@@ -164,11 +177,14 @@ def label(args):
             if emitted <= done:
                 continue
             if is_game:
+                if engine.searches >= RESTART_AFTER:
+                    engine.close()
+                    engine = Engine(args.engine, args.hash, args.option)
                 engine.new_game()
                 w.write(line + "\n")
                 continue
             fen = fen_of(line)
-            s = engine.score(fen, args.nodes) if fen else None
+            s = engine.score(fen, args.nodes, args.depth) if fen else None
             if s is None:
                 w.write(line + "\n")
             else:
@@ -196,7 +212,8 @@ def label_all(args):
     children = []
     for part in range(args.parts):
         cmd = [sys.executable, os.path.abspath(__file__), "label", args.input, args.output,
-               "--engine", args.engine, "--nodes", str(args.nodes), "--hash", str(args.hash),
+               "--engine", args.engine, "--nodes", str(args.nodes), "--depth", str(args.depth),
+               "--hash", str(args.hash), *[x for o in args.option for x in ("--option", o)],
                "--part", str(part), "--parts", str(args.parts)]
         children.append(subprocess.Popen(cmd))
     failed = [i for i, c in enumerate(children) if c.wait() != 0]
@@ -273,6 +290,8 @@ def main():
     a.add_argument("output")
     a.add_argument("--engine", default="/usr/games/stockfish")
     a.add_argument("--nodes", type=int, default=1000)
+    a.add_argument("--depth", type=int, default=0, help="search to this depth instead (0: --nodes)")
+    a.add_argument("--option", action="append", default=[], help="NAME=VALUE, a UCI option to set")
     a.add_argument("--hash", type=int, default=16)
     a.add_argument("--part", type=int, default=0)
     a.add_argument("--parts", type=int, default=1)
