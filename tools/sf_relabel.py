@@ -36,8 +36,9 @@ import sys
 import time
 
 MATE_CP = 3000
-# Ethereal 12 starts a thread for each `go` and never joins it: after about 32,700 searches (the
-# kernel's map limit, 65,530, two maps a thread stack) it hangs, both sides of the pipe waiting.
+# Ethereal 12 hangs after about 32,700 searches, both sides of the pipe waiting; its address space
+# grows by a thread stack (8 MB) each `go`, apparently a thread never joined, and 32,765 is half
+# the kernel's map limit (65,530), two maps a stack.
 # A fresh engine every this many searches, at a game's end where the hash is cleared anyway,
 # keeps the labels the same as one engine would give.
 RESTART_AFTER = 10000
@@ -69,7 +70,8 @@ def ce_of(line):
 
 
 class Engine:
-    def __init__(self, path, hash_mb, options=()):
+    def __init__(self, path, hash_mb, go, options=()):
+        self.go = go  # what follows `go`: `nodes N`, or `depth D` for Ethereal 12, which answers `go nodes` at depth 1
         self.p = subprocess.Popen(
             [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
         )
@@ -96,11 +98,10 @@ class Engine:
             if line.startswith(token):
                 return line
 
-    def score(self, fen, nodes, depth=0):
+    def score(self, fen):
         self.searches += 1
         self.send(f"position fen {fen}")
-        # Ethereal 12 has no `go nodes` (it answers at depth 1): label it by depth instead.
-        self.send(f"go depth {depth}" if depth > 0 else f"go nodes {nodes}")
+        self.send(f"go {self.go}")
         last = None
         while True:
             line = self.p.stdout.readline()
@@ -151,7 +152,8 @@ def label(args):
     hi = total * (args.part + 1) // args.parts
     out = f"{args.output}.part{args.part}"
     done = back_to_game_start(out)  # output lines: positions and game lines of this slice
-    engine = Engine(args.engine, args.hash, args.option)
+    go = f"depth {args.depth}" if args.depth > 0 else f"nodes {args.nodes}"
+    engine = Engine(args.engine, args.hash, go, args.option)
     started = time.time()
     written = 0  # positions labelled by this run
     index = -1
@@ -179,12 +181,12 @@ def label(args):
             if is_game:
                 if engine.searches >= RESTART_AFTER:
                     engine.close()
-                    engine = Engine(args.engine, args.hash, args.option)
+                    engine = Engine(args.engine, args.hash, go, args.option)
                 engine.new_game()
                 w.write(line + "\n")
                 continue
             fen = fen_of(line)
-            s = engine.score(fen, args.nodes, args.depth) if fen else None
+            s = engine.score(fen) if fen else None
             if s is None:
                 w.write(line + "\n")
             else:
