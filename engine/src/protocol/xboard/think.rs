@@ -237,6 +237,31 @@ impl Xboard {
     }
 
     /// Our search for a move has ended: play its move (or resign, or claim).
+    /// Posts a line for the move about to be played when the last line posted starts with
+    /// another: a search can end on a move whose only lines were fail lows, which xboard's
+    /// thinking output has no way to mark as bounds and so does not show, and a GUI reads the
+    /// last line posted as the reason for the move.
+    fn post_move_played(&mut self, r: &SearchResult) {
+        if !self.post.load(Ordering::Relaxed) || !self.pos.legal_moves().contains(r.best) {
+            return;
+        }
+        let san = self.pos.to_san(r.best);
+        let posted = self
+            .stat
+            .lock()
+            .map(|s| s.pv.split_whitespace().next() == Some(san.as_str()))
+            .unwrap_or(true);
+        if !posted {
+            self.out.line(&format!(
+                "{} {} {} {} {san}",
+                r.depth.max(1),
+                xboard_score(crate::tablebase::shown_score(r.score)),
+                r.time_ms / 10,
+                r.nodes
+            ));
+        }
+    }
+
     pub(super) fn play(&mut self, r: SearchResult, started: Instant) {
         if r.best.is_none() || !self.pos.legal_moves().contains(r.best) {
             if let Some(res) = game_result(&self.pos) {
@@ -313,6 +338,7 @@ impl Xboard {
         match job.kind {
             Kind::Think => {
                 self.book.searched(r.score);
+                self.post_move_played(&r);
                 self.play(r, job.started)
             }
             // Analysis and pondering end only when stopped, which drops the result.
