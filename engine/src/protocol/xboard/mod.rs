@@ -83,6 +83,16 @@ pub fn xboard_score(score: i32) -> i32 {
     }
 }
 
+/// A thinking-output line: `depth score time nodes pv`, time in centiseconds, the score (already
+/// in the side to move's view) in xboard's units.
+fn thinking_line(depth: i32, score: i32, time_ms: u64, nodes: u64, pv: &str) -> String {
+    format!(
+        "{depth} {} {} {nodes} {pv}",
+        xboard_score(score),
+        time_ms / 10
+    )
+}
+
 /// SAN of `pv` from `root`, stopping at the first move that is not legal.
 fn san_line(root: &Position, pv: &[Move]) -> String {
     let mut p = root.clone();

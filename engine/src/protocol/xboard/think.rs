@@ -66,13 +66,12 @@ impl Xboard {
                     }
                 }
                 if always_post || post.load(Ordering::Relaxed) {
-                    out.line(&format!(
-                        "{} {} {} {} {}",
+                    out.line(&thinking_line(
                         it.depth,
-                        xboard_score(crate::tablebase::shown_score(it.score)),
-                        it.time_ms / 10,
+                        crate::tablebase::shown_score(it.score),
+                        it.time_ms,
                         it.nodes,
-                        pv
+                        &pv,
                     ));
                 }
             }
@@ -115,8 +114,7 @@ impl Xboard {
             if self.post.load(Ordering::Relaxed) {
                 let score = crate::eval::Evaluator::new().evaluate_full(&self.pos);
                 let pv = san_line(&self.pos, &[m]);
-                self.out
-                    .line(&format!("0 {} 0 0 {pv}", xboard_score(score)));
+                self.out.line(&thinking_line(0, score, 0, 0, &pv));
             }
             let r = SearchResult {
                 best: m,
@@ -236,7 +234,6 @@ impl Xboard {
         self.start_background();
     }
 
-    /// Our search for a move has ended: play its move (or resign, or claim).
     /// Posts a line for the move about to be played when the last line posted starts with
     /// another: a search can end on a move whose only lines were fail lows, which xboard's
     /// thinking output has no way to mark as bounds and so does not show, and a GUI reads the
@@ -252,16 +249,17 @@ impl Xboard {
             .map(|s| s.pv.split_whitespace().next() == Some(san.as_str()))
             .unwrap_or(true);
         if !posted {
-            self.out.line(&format!(
-                "{} {} {} {} {san}",
+            self.out.line(&thinking_line(
                 r.depth.max(1),
-                xboard_score(crate::tablebase::shown_score(r.score)),
-                r.time_ms / 10,
-                r.nodes
+                crate::tablebase::shown_score(r.score),
+                r.time_ms,
+                r.nodes,
+                &san,
             ));
         }
     }
 
+    /// Our search for a move has ended: play its move (or resign, or claim).
     pub(super) fn play(&mut self, r: SearchResult, started: Instant) {
         if r.best.is_none() || !self.pos.legal_moves().contains(r.best) {
             if let Some(res) = game_result(&self.pos) {
