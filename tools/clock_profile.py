@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """How the engines of a match spent their clock: from match.py's PGN, whose move comments end in
 the move's time (`{ +0.33/17 0.48s }`), the clock each side had left after its own n-th move out
-of the opening, and the average time a move by tens of moves. Both sides pooled.
+of the opening, and the average time a move by tens of moves. Both sides pooled, or only the
+side played by the engine named with --engine (its name in the PGN's White/Black tags).
 
-    python3 tools/clock_profile.py PGN [--base 10] [--inc 0.1]
+    python3 tools/clock_profile.py PGN [--base 10] [--inc 0.1] [--engine NAME]
 """
 import argparse
 import collections
@@ -20,6 +21,7 @@ def main() -> None:
     ap.add_argument("pgn")
     ap.add_argument("--base", type=float, default=10.0, help="clock at the start, seconds")
     ap.add_argument("--inc", type=float, default=0.1, help="increment, seconds")
+    ap.add_argument("--engine", help="profile only this engine's moves (PGN player name)")
     args = ap.parse_args()
     left = collections.defaultdict(list)
     spent = collections.defaultdict(list)
@@ -34,6 +36,8 @@ def main() -> None:
                 if not m:
                     continue  # an opening move, played from the book
                 mover = not node.turn()
+                if args.engine and game.headers.get("White" if mover else "Black") != args.engine:
+                    continue
                 t = float(m.group(1))
                 clock[mover] += args.inc - t
                 count[mover] += 1

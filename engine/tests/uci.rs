@@ -443,7 +443,8 @@ fn clock_searches_report_the_move_they_play_and_keep_the_deadline() {
         e.send(&format!("go wtime {w} btime {w} winc {inc} binc {inc}"));
         let (_, lines) = bestmove(&mut e, 10.0);
         let ms = t0.elapsed().as_millis() as i64;
-        let (_, hard) = squall::search::time::clock_budget(w, inc, None, overhead);
+        let fullmove = u32::from(pos.fullmove_number());
+        let (_, hard) = squall::search::time::clock_budget(w, inc, None, overhead, fullmove);
         let over = ms - hard as i64;
         if over > worst.0 {
             worst = (

@@ -248,7 +248,16 @@ impl<'a> Search<'a> {
             }
         }
         let forced = root_moves.len() == 1;
-        let mut tree = Tree::main(job, limits, control, options, forced, eval, history);
+        let fullmove = u32::from(pos.fullmove_number());
+        let mut tree = Tree::main(
+            job,
+            limits,
+            control,
+            options,
+            (forced, fullmove),
+            eval,
+            history,
+        );
         tree.pos = pos.clone();
         Search {
             tree,
@@ -707,14 +716,14 @@ impl<'a> Tree<'a> {
         limits: &'a Limits,
         control: &'a Control,
         options: &Options,
-        forced: bool,
+        (forced, fullmove): (bool, u32),
         eval: &'a mut Evaluator,
         history: &'a History,
     ) -> Tree<'a> {
         let ctl = MainCtl {
             limits,
             control,
-            tm: TimeManager::new(limits, options.move_overhead_ms, forced),
+            tm: TimeManager::new(limits, options.move_overhead_ms, forced, fullmove),
             pondering: limits.ponder,
             nps_limit: options.nps_limit,
             throttle_start: Instant::now(),
