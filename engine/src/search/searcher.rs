@@ -249,15 +249,8 @@ impl<'a> Search<'a> {
         }
         let forced = root_moves.len() == 1;
         let fullmove = u32::from(pos.fullmove_number());
-        let mut tree = Tree::main(
-            job,
-            limits,
-            control,
-            options,
-            (forced, fullmove),
-            eval,
-            history,
-        );
+        let tm = TimeManager::new(limits, options.move_overhead_ms, forced, fullmove);
+        let mut tree = Tree::main(job, limits, control, options, tm, eval, history);
         tree.pos = pos.clone();
         Search {
             tree,
@@ -716,14 +709,14 @@ impl<'a> Tree<'a> {
         limits: &'a Limits,
         control: &'a Control,
         options: &Options,
-        (forced, fullmove): (bool, u32),
+        tm: TimeManager,
         eval: &'a mut Evaluator,
         history: &'a History,
     ) -> Tree<'a> {
         let ctl = MainCtl {
             limits,
             control,
-            tm: TimeManager::new(limits, options.move_overhead_ms, forced, fullmove),
+            tm,
             pondering: limits.ponder,
             nps_limit: options.nps_limit,
             throttle_start: Instant::now(),
