@@ -1375,6 +1375,8 @@ impl<'a> Tree<'a> {
         let quiet = m.is_quiet();
         let gives_check = self.pos.gives_check(m);
 
+        // A quiet move's history score, read once for pruning and again for LMR.
+        let mut quiet_history = None;
         // Pruning of moves that cannot raise alpha, once one line has been searched.
         if !n.in_check && searched > 0 && best > -MATE_BOUND {
             if quiet && !gives_check {
@@ -1382,18 +1384,30 @@ impl<'a> Tree<'a> {
                 if d <= param!(LMP_DEPTH) && legal as i32 > lmp_count {
                     return Step::PrunedQuiets;
                 }
-                if d <= param!(FUTILITY_DEPTH)
-                    && n.eval + param!(FUTILITY_BASE) + param!(FUTILITY_PER_PLY) * d <= alpha
+                // Futility, history and SEE pruning judge a move by the depth LMR would search
+                // it at (Ethereal's and Stockfish's `lmrDepth`): a late quiet with a poor
+                // history gets a shallow search anyway, so the margin that fits that depth
+                // applies.
+                let history = self.history.score(m, &n.ctx);
+                quiet_history = Some(history);
+                let r = if legal > param!(LMR_MIN_MOVES) + n.pv_node as usize {
+                    self.reduction(depth, legal, n.pv_node, n.improving, false, history)
+                } else {
+                    0
+                };
+                let lmr_d = ((depth - r) / ONE_PLY).max(0);
+                if lmr_d <= param!(FUTILITY_DEPTH)
+                    && n.eval + param!(FUTILITY_BASE) + param!(FUTILITY_PER_PLY) * lmr_d <= alpha
                 {
                     return Step::PrunedQuiets;
                 }
-                if d <= param!(HISTORY_PRUNE_DEPTH)
-                    && self.history.score(m, &n.ctx) < -param!(HISTORY_PRUNE_PER_PLY) * d
+                if lmr_d <= param!(HISTORY_PRUNE_DEPTH)
+                    && history < -param!(HISTORY_PRUNE_PER_PLY) * lmr_d.max(1)
                 {
                     return Step::Pruned;
                 }
-                if d <= param!(SEE_QUIET_DEPTH)
-                    && !self.pos.see_ge(m, -param!(SEE_QUIET_MARGIN) * d)
+                if lmr_d <= param!(SEE_QUIET_DEPTH)
+                    && !self.pos.see_ge(m, -param!(SEE_QUIET_MARGIN) * lmr_d)
                 {
                     return Step::Pruned;
                 }
@@ -1454,7 +1468,7 @@ impl<'a> Tree<'a> {
                     n.improving,
                     gives_check,
                     if quiet {
-                        self.history.score(m, &n.ctx)
+                        quiet_history.unwrap_or_else(|| self.history.score(m, &n.ctx))
                     } else {
                         0
                     },
