@@ -1375,7 +1375,7 @@ impl<'a> Tree<'a> {
         let quiet = m.is_quiet();
         let gives_check = self.pos.gives_check(m);
 
-        // A quiet move's history score, read once for pruning and again for LMR.
+        // A quiet move's history score: read once by the pruning below, reused by LMR.
         let mut quiet_history = None;
         // Pruning of moves that cannot raise alpha, once one line has been searched.
         if !n.in_check && searched > 0 && best > -MATE_BOUND {
