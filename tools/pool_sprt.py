@@ -11,8 +11,12 @@ A run whose PGN is gone (an earlier session's machine) still pools through the p
 note recorded: --pairs N0,N1,N2,N3,N4 (pairs scoring 0, 1/2, 1, 3/2, 2 for the new engine),
 repeatable.
 
+A stop rule that fixes the number of pairs in advance takes --first N: the first N complete pairs,
+counted over --pairs first and then the PGNs in the order given, each PGN's pairs in the order
+they completed.
+
 Usage: tools/pool_sprt.py [--match PATH/match.py (default ../shared/tools/match/match.py beside
-       the repository)] [--pairs N0,..,N4]... ELO0 ELO1 [RUN.pgn ...]
+       the repository)] [--pairs N0,..,N4]... [--first N] ELO0 ELO1 [RUN.pgn ...]
 """
 import argparse
 import collections
@@ -37,11 +41,13 @@ def load_match(path):
     return module
 
 
-def pairs_of(path, new_name):
-    """Pair scores (new's points, 0..2 in halves) of one PGN."""
+def pairs_of(path, new_name, first=None):
+    """Pair scores (new's points, 0..2 in halves) of one PGN, in the order the pairs completed;
+    with `first`, only the first that many complete pairs."""
     with open(path, encoding="utf-8", errors="replace") as f:
         text = f.read()
     games = collections.defaultdict(list)
+    done = []
     players = set()
     for game in text.split("[Event ")[1:]:
         white = re.search(r'\[White "([^"]*)"', game)
@@ -55,11 +61,13 @@ def pairs_of(path, new_name):
             continue
         pts = POINTS[result.group(1)]
         games[opening.group(1)].append(pts if white.group(1) == new_name else 1.0 - pts)
+        if len(games[opening.group(1)]) == 2:
+            done.append(sum(games[opening.group(1)]))
     if players and not games:
         # A wrong --new-name would otherwise count every game for the base engine.
         sys.exit(f"{path}: no game of {new_name!r}; its players are "
                  f"{', '.join(sorted(players))} (use --new-name)")
-    return [sum(v) for v in games.values() if len(v) == 2]
+    return done if first is None else done[:first]
 
 
 def main():
@@ -71,6 +79,9 @@ def main():
     ap.add_argument("elo1", type=float)
     ap.add_argument("--pairs", action="append", default=[],
                     help="pentanomial counts of a run without its PGN: N0,N1,N2,N3,N4")
+    ap.add_argument("--first", type=int, default=None,
+                    help="pool only the first N complete pairs of all runs together, "
+                         "--pairs counts first, then the PGNs in the order given")
     ap.add_argument("pgn", nargs="*")
     args = ap.parse_args()
     match = load_match(args.match)
@@ -86,8 +97,11 @@ def main():
         print(f"--pairs {counts}: {sum(extra)} pairs")
     if not args.pgn and not args.pairs:
         ap.error("nothing to pool: give PGNs or --pairs")
+    left = None if args.first is None else max(0, args.first - sum(penta))
     for path in args.pgn:
-        runs = pairs_of(path, args.new_name)
+        runs = pairs_of(path, args.new_name, left)
+        if left is not None:
+            left -= len(runs)
         for p in runs:
             penta[int(round(2 * p))] += 1
         print(f"{path}: {len(runs)} pairs")
