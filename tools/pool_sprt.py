@@ -41,9 +41,8 @@ def load_match(path):
     return module
 
 
-def pairs_of(path, new_name, first=None):
-    """Pair scores (new's points, 0..2 in halves) of one PGN, in the order the pairs completed;
-    with `first`, only the first that many complete pairs."""
+def pairs_of(path, new_name):
+    """Pair scores (new's points, 0..2 in halves) of one PGN, in the order the pairs completed."""
     with open(path, encoding="utf-8", errors="replace") as f:
         text = f.read()
     games = collections.defaultdict(list)
@@ -67,7 +66,7 @@ def pairs_of(path, new_name, first=None):
         # A wrong --new-name would otherwise count every game for the base engine.
         sys.exit(f"{path}: no game of {new_name!r}; its players are "
                  f"{', '.join(sorted(players))} (use --new-name)")
-    return done if first is None else done[:first]
+    return done
 
 
 def main():
@@ -97,10 +96,15 @@ def main():
         print(f"--pairs {counts}: {sum(extra)} pairs")
     if not args.pgn and not args.pairs:
         ap.error("nothing to pool: give PGNs or --pairs")
-    left = None if args.first is None else max(0, args.first - sum(penta))
+    left = None
+    if args.first is not None:
+        left = args.first - sum(penta)
+        if left < 0:
+            ap.error(f"--first {args.first} is fewer than the {sum(penta)} pairs of --pairs")
     for path in args.pgn:
-        runs = pairs_of(path, args.new_name, left)
+        runs = pairs_of(path, args.new_name)
         if left is not None:
+            runs = runs[:left]
             left -= len(runs)
         for p in runs:
             penta[int(round(2 * p))] += 1
