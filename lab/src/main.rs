@@ -60,6 +60,11 @@ struct SmpTestArgs {
     /// N-thread search tree differs from run to run, so repeats steady the mean.
     #[arg(long, default_value_t = 1)]
     repeat: usize,
+    /// A/B run: the N-thread searches alternate between the defaults and these settings,
+    /// comma-separated NAME=VALUE: `shared-history=0|1`, and in a `--features tune` build
+    /// any search tunable in option units (e.g. SPLIT_MIN_DEPTH=24).
+    #[arg(long, value_name = "SETTINGS")]
+    ab: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -126,6 +131,18 @@ fn run_smp_test(args: &SmpTestArgs) -> ExitCode {
         eprintln!("error: --repeat must be 1 to {max}");
         return ExitCode::from(2);
     }
+    let ab = match args.ab.as_deref().map(|t| {
+        t.split(',')
+            .map(smptest::Setting::parse)
+            .collect::<Result<Vec<_>, _>>()
+    }) {
+        None => Vec::new(),
+        Some(Ok(v)) => v,
+        Some(Err(e)) => {
+            eprintln!("error: --ab: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let config = Config {
         depth,
         threads,
@@ -133,6 +150,7 @@ fn run_smp_test(args: &SmpTestArgs) -> ExitCode {
         selection,
         shared_history: args.shared_history,
         repeat: args.repeat,
+        ab,
     };
     println!("{}", smptest::header(threads));
     let result = smptest::run(
@@ -141,9 +159,13 @@ fn run_smp_test(args: &SmpTestArgs) -> ExitCode {
         |row| println!("{}", smptest::format_row(row)),
     );
     match result {
-        Ok(summary) => {
+        Ok(outcome) => {
             println!();
-            for line in smptest::format_summary(&summary) {
+            let lines = match &outcome {
+                smptest::Outcome::Plain(s) => smptest::format_summary(s),
+                smptest::Outcome::Ab(ab) => smptest::format_ab_summary(ab),
+            };
+            for line in lines {
                 println!("{line}");
             }
             ExitCode::SUCCESS

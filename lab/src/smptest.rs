@@ -1,8 +1,10 @@
 //! `squall smp-test`: time to depth of the parallel search against one thread.
 //!
 //! The first 32 bench positions (openings, middlegames and tactics; the endgames are left out
-//! because they are too small to share between threads) are searched to a fixed depth, once on
-//! one thread and once on N threads, each search with a cleared hash table and history. One
+//! because they are too small to share between threads) are searched to a fixed depth on one
+//! thread and on N threads, as many times each as `--repeat` asks, interleaved, each search
+//! with a cleared hash table and history; each N-thread time is compared with the geometric
+//! mean of the position's one-thread times. One
 //! engine is kept per thread count, so helper threads are started once and parked between
 //! searches. The figures are the wall time around `Engine::search`, the node counts and the
 //! parallel-search counters (`SmpStats`) of every search; the summary gives the geometric mean
@@ -68,6 +70,91 @@ pub struct Config {
     pub shared_history: bool,
     /// N-thread searches per position, each a row compared with the same one-thread search.
     pub repeat: usize,
+    /// An A/B run: the N-thread searches alternate between the defaults (A) and these
+    /// settings (B); empty for a plain run.
+    pub ab: Vec<Setting>,
+}
+
+/// A setting of the B arm of an A/B run.
+#[derive(Clone, Copy)]
+pub enum Setting {
+    /// Helpers share the main thread's history (true) or keep their own.
+    SharedHistory(bool),
+    /// A search tunable (option units, as UCI shows them); only in a `tune` build.
+    #[cfg(feature = "tune")]
+    Tunable(&'static dyn squall::search::tune::Tunable, i64),
+}
+
+impl std::fmt::Debug for Setting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Setting::SharedHistory(on) => write!(f, "shared-history={}", u8::from(*on)),
+            #[cfg(feature = "tune")]
+            Setting::Tunable(t, v) => write!(f, "{}={v}", t.name()),
+        }
+    }
+}
+
+impl Setting {
+    /// Parses `NAME=VALUE`: `shared-history=0|1`, or (in a `tune` build) a search tunable
+    /// within its range.
+    pub fn parse(text: &str) -> Result<Setting, String> {
+        let (name, value) = text
+            .split_once('=')
+            .ok_or_else(|| format!("{text:?}: expected NAME=VALUE"))?;
+        let value: i64 = value
+            .trim()
+            .parse()
+            .map_err(|_| format!("{text:?}: the value is not an integer"))?;
+        let name = name.trim();
+        if name == "shared-history" {
+            return match value {
+                0 | 1 => Ok(Setting::SharedHistory(value == 1)),
+                _ => Err(format!("{text:?}: shared-history is 0 or 1")),
+            };
+        }
+        Self::tunable(name, value)
+    }
+
+    #[cfg(feature = "tune")]
+    fn tunable(name: &str, value: i64) -> Result<Setting, String> {
+        let t = squall::search::params::find(name)
+            .ok_or_else(|| format!("{name}: no such search tunable"))?;
+        if !(t.min()..=t.max()).contains(&value) {
+            return Err(format!(
+                "{name}: {value} is outside {}..{}",
+                t.min(),
+                t.max()
+            ));
+        }
+        Ok(Setting::Tunable(t, value))
+    }
+
+    #[cfg(not(feature = "tune"))]
+    fn tunable(name: &str, _value: i64) -> Result<Setting, String> {
+        Err(format!(
+            "{name}: not a setting of this build (search tunables need \
+             `cargo build --release -p squall-lab --features tune`)"
+        ))
+    }
+
+    /// Puts this setting on `engine` (and the process's tunables); returns the setting that
+    /// undoes it.
+    fn apply(self, engine: &mut Engine) -> Setting {
+        match self {
+            Setting::SharedHistory(on) => {
+                let old = engine.options.share_history;
+                engine.options.share_history = on;
+                Setting::SharedHistory(old)
+            }
+            #[cfg(feature = "tune")]
+            Setting::Tunable(t, v) => {
+                let old = t.raw();
+                t.set_raw(v);
+                Setting::Tunable(t, old)
+            }
+        }
+    }
 }
 
 impl Default for Config {
@@ -79,6 +166,7 @@ impl Default for Config {
             selection: Selection::default(),
             shared_history: false,
             repeat: 1,
+            ab: Vec::new(),
         }
     }
 }
@@ -102,14 +190,20 @@ pub struct Row {
     /// 1-based index into `positions()`.
     pub index: usize,
     pub fen: &'static str,
+    /// The first (calibrating) one-thread search.
     pub one: Sample,
     pub many: Sample,
+    /// The one-thread time the row is compared with: the geometric mean of the position's
+    /// one-thread searches (one per run, to the same depth), seconds.
+    pub reference: f64,
+    /// In an A/B run, whether this N-thread search had the B settings.
+    pub b: bool,
 }
 
 impl Row {
     /// Time to depth on one thread over time to depth on N threads.
     pub fn speedup(&self) -> f64 {
-        self.one.seconds.max(1e-6) / self.many.seconds.max(1e-6)
+        self.reference.max(1e-6) / self.many.seconds.max(1e-6)
     }
 }
 
@@ -121,6 +215,41 @@ pub struct Summary {
     /// N-thread searches per position: each position has this many rows.
     pub repeat: usize,
     pub rows: Vec<Row>,
+}
+
+/// An A/B run: the same positions and one-thread searches, N-thread searches alternating
+/// between the arms (A first in odd runs, B first in even ones, so neither always runs on a
+/// warmer machine).
+#[derive(Clone, Debug)]
+pub struct AbSummary {
+    pub a: Summary,
+    pub b: Summary,
+    pub settings: Vec<Setting>,
+}
+
+impl AbSummary {
+    /// Per (position, run), ln(time A / time B) over the counted rows: positive where B
+    /// was faster.
+    pub fn log_ratios(&self) -> Vec<f64> {
+        self.a
+            .rows
+            .iter()
+            .zip(&self.b.rows)
+            .filter(|(ra, _)| self.a.counts(ra))
+            .map(|(ra, rb)| (ra.many.seconds.max(1e-6) / rb.many.seconds.max(1e-6)).ln())
+            .collect()
+    }
+
+    /// B's time-to-depth speedup over A (geometric mean of the paired ratios) with its 95 %
+    /// interval (normal approximation on the logs).
+    pub fn paired(&self) -> (f64, f64, f64) {
+        let d = self.log_ratios();
+        let n = d.len().max(1) as f64;
+        let mean = d.iter().sum::<f64>() / n;
+        let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        let half = 1.96 * (var / n).sqrt();
+        (mean.exp(), (mean - half).exp(), (mean + half).exp())
+    }
 }
 
 impl Summary {
@@ -156,7 +285,7 @@ impl Summary {
     }
 
     pub fn seconds_one(&self) -> f64 {
-        self.counted().map(|r| r.one.seconds).sum()
+        self.counted().map(|r| r.reference).sum()
     }
 
     pub fn seconds_many(&self) -> f64 {
@@ -211,7 +340,7 @@ pub fn run(
     config: &Config,
     mut progress: impl FnMut(&str),
     mut row: impl FnMut(&Row),
-) -> Result<Summary, String> {
+) -> Result<Outcome, String> {
     let selected = selected_positions(&config.selection);
     if selected.is_empty() {
         return Err(format!(
@@ -231,6 +360,7 @@ pub fn run(
         repeat,
         rows: Vec::new(),
     };
+    let mut summary_b = summary.clone();
     for (k, &(index, fen)) in selected.iter().enumerate() {
         let pos = Position::from_fen(fen).map_err(|e| format!("position {index}: {e}"))?;
         let step = format!("[{}/{}] position {index}", k + 1, selected.len());
@@ -246,23 +376,79 @@ pub fn run(
                 sample(&mut one, &pos, MAX_DEPTH, Some(secs))
             }
         };
+        // The one-thread search is timed again before each N-thread run and the position's
+        // reference is the geometric mean of those times: the same search (same nodes) takes
+        // ±10 % from one run to the next on a shared machine, and a single timing would carry
+        // that error into every row of the position.
+        let mut one_logs = vec![a.seconds.max(1e-6).ln()];
+        let mut rows = Vec::new();
         for run in 1..=repeat {
-            progress(&format!(
-                "{step}: {threads} threads, depth {} (1 thread: {:.2} s), run {run}",
-                a.depth, a.seconds
-            ));
-            let b = sample(&mut many, &pos, a.depth, None);
-            let r = Row {
-                index,
-                fen,
-                one: a,
-                many: b,
+            if run > 1 {
+                progress(&format!("{step}: 1 thread, depth {}, run {run}", a.depth));
+                let again = sample(&mut one, &pos, a.depth, None);
+                one_logs.push(again.seconds.max(1e-6).ln());
+            }
+            let arms: &[bool] = match (config.ab.is_empty(), run % 2 == 1) {
+                (true, _) => &[false],
+                (false, true) => &[false, true],
+                (false, false) => &[true, false],
             };
+            for &arm_b in arms {
+                let arm = match (config.ab.is_empty(), arm_b) {
+                    (true, _) => String::new(),
+                    (false, false) => " A".to_string(),
+                    (false, true) => " B".to_string(),
+                };
+                progress(&format!(
+                    "{step}: {threads} threads{arm}, depth {}, run {run}",
+                    a.depth
+                ));
+                let undo: Vec<Setting> = if arm_b {
+                    config.ab.iter().map(|s| s.apply(&mut many)).collect()
+                } else {
+                    Vec::new()
+                };
+                let b = sample(&mut many, &pos, a.depth, None);
+                for s in undo.into_iter().rev() {
+                    s.apply(&mut many);
+                }
+                rows.push(Row {
+                    index,
+                    fen,
+                    one: a,
+                    many: b,
+                    reference: a.seconds,
+                    b: arm_b,
+                });
+            }
+        }
+        let reference = (one_logs.iter().sum::<f64>() / one_logs.len() as f64).exp();
+        for mut r in rows {
+            r.reference = reference;
             row(&r);
-            summary.rows.push(r);
+            if r.b {
+                summary_b.rows.push(r);
+            } else {
+                summary.rows.push(r);
+            }
         }
     }
-    Ok(summary)
+    Ok(if config.ab.is_empty() {
+        Outcome::Plain(summary)
+    } else {
+        Outcome::Ab(AbSummary {
+            a: summary,
+            b: summary_b,
+            settings: config.ab.clone(),
+        })
+    })
+}
+
+/// What `run` measured: a plain run, or an A/B run.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    Plain(Summary),
+    Ab(AbSummary),
 }
 
 /// One search from a cleared engine to `depth`, or (with `after`) to the first depth that
@@ -320,11 +506,16 @@ pub fn header(threads: usize) -> String {
 /// One line of the table.
 pub fn format_row(r: &Row) -> String {
     let mark = if r.one.best == r.many.best { "" } else { " *" };
+    let mark = if r.b {
+        format!("{mark} [B]")
+    } else {
+        mark.to_string()
+    };
     format!(
         "{:>3}  {:>5}  {:>8.3}  {:>8.3}  {:>7.2}  {:>11}  {:>11}  {:>6}  {:>6}{mark}",
         r.index,
         r.one.depth,
-        r.one.seconds,
+        r.reference,
         r.many.seconds,
         r.speedup(),
         r.one.nodes,
@@ -412,6 +603,22 @@ pub fn format_summary(s: &Summary) -> Vec<String> {
     lines
 }
 
+/// The summary of an A/B run: each arm's figures, then B against A search by search.
+pub fn format_ab_summary(ab: &AbSummary) -> Vec<String> {
+    let settings: Vec<String> = ab.settings.iter().map(|s| format!("{s:?}")).collect();
+    let mut lines = vec!["A (defaults):".to_string()];
+    lines.extend(format_summary(&ab.a).into_iter().map(|l| format!("  {l}")));
+    lines.push(format!("B ({}):", settings.join(", ")));
+    lines.extend(format_summary(&ab.b).into_iter().map(|l| format!("  {l}")));
+    let (mid, lo, hi) = ab.paired();
+    lines.push(format!(
+        "paired, B against A: time to depth {mid:.3} times as fast (95 %: {lo:.3} .. {hi:.3}) \
+         over {} searches",
+        ab.log_ratios().len()
+    ));
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -435,9 +642,10 @@ mod tests {
             selection: Selection::parse("2..3").unwrap(),
             shared_history: false,
             repeat: 1,
+            ab: Vec::new(),
         };
         let mut rows = 0;
-        let s = run(&config, |_| {}, |_| rows += 1).unwrap();
+        let s = plain(run(&config, |_| {}, |_| rows += 1).unwrap());
         assert_eq!(rows, 2);
         assert_eq!(s.rows.iter().map(|r| r.index).collect::<Vec<_>>(), [2, 3]);
         assert!(s.rows.iter().all(|r| r.one.nodes > 0 && r.many.nodes > 0));
@@ -448,7 +656,7 @@ mod tests {
             repeat: 2,
             ..config.clone()
         };
-        let s = run(&twice, |_| {}, |_| {}).unwrap();
+        let s = plain(run(&twice, |_| {}, |_| {}).unwrap());
         assert_eq!(s.rows.iter().map(|r| r.index).collect::<Vec<_>>(), [4, 4]);
         assert!(format_summary(&s)[0].starts_with("1 positions"));
         assert!(format_summary(&s)[0].contains("2 runs each"));
@@ -457,6 +665,61 @@ mod tests {
             ..config
         };
         assert!(run(&none, |_| {}, |_| {}).is_err());
+    }
+
+    fn plain(o: Outcome) -> Summary {
+        match o {
+            Outcome::Plain(s) => s,
+            Outcome::Ab(_) => panic!("an A/B outcome from a plain run"),
+        }
+    }
+
+    #[test]
+    fn ab_run_alternates_the_arms_and_pairs_them() {
+        let config = Config {
+            depth: DepthRule::Fixed(3),
+            threads: 2,
+            hash_mb: 1,
+            selection: Selection::parse("2").unwrap(),
+            shared_history: false,
+            repeat: 2,
+            ab: vec![Setting::parse("shared-history=1").unwrap()],
+        };
+        let mut arms = Vec::new();
+        let Outcome::Ab(ab) = run(&config, |_| {}, |r| arms.push(r.b)).unwrap() else {
+            panic!("a plain outcome from an A/B run");
+        };
+        // Run 1 plays A first, run 2 B first.
+        assert_eq!(arms, [false, true, true, false]);
+        assert_eq!((ab.a.rows.len(), ab.b.rows.len()), (2, 2));
+        assert!(ab.b.rows.iter().all(|r| r.b) && ab.a.rows.iter().all(|r| !r.b));
+        assert_eq!(ab.log_ratios().len(), 2);
+        let (mid, lo, hi) = ab.paired();
+        assert!(lo <= mid && mid <= hi && lo > 0.0);
+        let lines = format_ab_summary(&ab);
+        assert_eq!(lines.len(), 13);
+        assert!(lines[6].starts_with("B (shared-history=1)"), "{}", lines[6]);
+        assert!(
+            lines[12].starts_with("paired, B against A"),
+            "{}",
+            lines[12]
+        );
+    }
+
+    #[test]
+    fn settings_parse_and_refuse_bad_input() {
+        assert!(matches!(
+            Setting::parse("shared-history=0"),
+            Ok(Setting::SharedHistory(false))
+        ));
+        for bad in [
+            "shared-history",
+            "shared-history=2",
+            "shared-history=x",
+            "NOPE=3",
+        ] {
+            assert!(Setting::parse(bad).is_err(), "{bad}");
+        }
     }
 
     fn sample(seconds: f64, depth: i32) -> Sample {
@@ -477,6 +740,8 @@ mod tests {
             fen: positions()[0],
             one: sample(one, depth),
             many: sample(many, depth),
+            reference: one,
+            b: false,
         };
         let mut s = Summary {
             threads: 2,
