@@ -633,17 +633,20 @@ mod tests {
         }
     }
 
-    #[test]
-    fn small_run_fills_rows_and_summary() {
-        let config = Config {
+    /// A small, fast test configuration: depth 3, two threads, 1 MB.
+    fn small(selection: &str) -> Config {
+        Config {
             depth: DepthRule::Fixed(3),
             threads: 2,
             hash_mb: 1,
-            selection: Selection::parse("2..3").unwrap(),
-            shared_history: false,
-            repeat: 1,
-            ab: Vec::new(),
-        };
+            selection: Selection::parse(selection).unwrap(),
+            ..Config::default()
+        }
+    }
+
+    #[test]
+    fn small_run_fills_rows_and_summary() {
+        let config = small("2..3");
         let mut rows = 0;
         let s = plain(run(&config, |_| {}, |_| rows += 1).unwrap());
         assert_eq!(rows, 2);
@@ -677,13 +680,9 @@ mod tests {
     #[test]
     fn ab_run_alternates_the_arms_and_pairs_them() {
         let config = Config {
-            depth: DepthRule::Fixed(3),
-            threads: 2,
-            hash_mb: 1,
-            selection: Selection::parse("2").unwrap(),
-            shared_history: false,
             repeat: 2,
             ab: vec![Setting::parse("shared-history=1").unwrap()],
+            ..small("2")
         };
         let mut arms = Vec::new();
         let Outcome::Ab(ab) = run(&config, |_| {}, |r| arms.push(r.b)).unwrap() else {
