@@ -85,13 +85,21 @@ pub enum Setting {
     Tunable(&'static dyn squall::search::tune::Tunable, i64),
 }
 
-impl std::fmt::Debug for Setting {
+/// As the command line writes it, `NAME=VALUE`.
+impl std::fmt::Display for Setting {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Setting::SharedHistory(on) => write!(f, "shared-history={}", u8::from(*on)),
             #[cfg(feature = "tune")]
             Setting::Tunable(t, v) => write!(f, "{}={v}", t.name()),
         }
+    }
+}
+
+/// The tunable's reference has no `Debug`; its name and value are all there is to show.
+impl std::fmt::Debug for Setting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
     }
 }
 
@@ -605,7 +613,7 @@ pub fn format_summary(s: &Summary) -> Vec<String> {
 
 /// The summary of an A/B run: each arm's figures, then B against A search by search.
 pub fn format_ab_summary(ab: &AbSummary) -> Vec<String> {
-    let settings: Vec<String> = ab.settings.iter().map(|s| format!("{s:?}")).collect();
+    let settings: Vec<String> = ab.settings.iter().map(|s| s.to_string()).collect();
     let mut lines = vec!["A (defaults):".to_string()];
     lines.extend(format_summary(&ab.a).into_iter().map(|l| format!("  {l}")));
     lines.push(format!("B ({}):", settings.join(", ")));
