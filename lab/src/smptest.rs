@@ -369,6 +369,7 @@ pub fn run(
         rows: Vec::new(),
     };
     let mut summary_b = summary.clone();
+    let ab = !config.ab.is_empty();
     for (k, &(index, fen)) in selected.iter().enumerate() {
         let pos = Position::from_fen(fen).map_err(|e| format!("position {index}: {e}"))?;
         let step = format!("[{}/{}] position {index}", k + 1, selected.len());
@@ -396,16 +397,16 @@ pub fn run(
                 let again = sample(&mut one, &pos, a.depth, None);
                 one_logs.push(again.seconds.max(1e-6).ln());
             }
-            let arms: &[bool] = match (config.ab.is_empty(), run % 2 == 1) {
-                (true, _) => &[false],
-                (false, true) => &[false, true],
-                (false, false) => &[true, false],
+            let arms: &[bool] = match (ab, run % 2 == 1) {
+                (false, _) => &[false],
+                (true, true) => &[false, true],
+                (true, false) => &[true, false],
             };
             for &arm_b in arms {
-                let arm = match (config.ab.is_empty(), arm_b) {
-                    (true, _) => String::new(),
-                    (false, false) => " A".to_string(),
-                    (false, true) => " B".to_string(),
+                let arm = match (ab, arm_b) {
+                    (false, _) => "",
+                    (true, false) => " A",
+                    (true, true) => " B",
                 };
                 progress(&format!(
                     "{step}: {threads} threads{arm}, depth {}, run {run}",
@@ -441,14 +442,14 @@ pub fn run(
             }
         }
     }
-    Ok(if config.ab.is_empty() {
-        Outcome::Plain(summary)
-    } else {
+    Ok(if ab {
         Outcome::Ab(AbSummary {
             a: summary,
             b: summary_b,
             settings: config.ab.clone(),
         })
+    } else {
+        Outcome::Plain(summary)
     })
 }
 
@@ -514,13 +515,9 @@ pub fn header(threads: usize) -> String {
 /// One line of the table.
 pub fn format_row(r: &Row) -> String {
     let mark = if r.one.best == r.many.best { "" } else { " *" };
-    let mark = if r.b {
-        format!("{mark} [B]")
-    } else {
-        mark.to_string()
-    };
+    let arm = if r.b { " [B]" } else { "" };
     format!(
-        "{:>3}  {:>5}  {:>8.3}  {:>8.3}  {:>7.2}  {:>11}  {:>11}  {:>6}  {:>6}{mark}",
+        "{:>3}  {:>5}  {:>8.3}  {:>8.3}  {:>7.2}  {:>11}  {:>11}  {:>6}  {:>6}{mark}{arm}",
         r.index,
         r.one.depth,
         r.reference,
