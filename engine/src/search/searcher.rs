@@ -1481,11 +1481,22 @@ impl<'a> Tree<'a> {
                     r = (r + param!(LMR_TT_CAPTURE)).min((depth - 2 * ONE_PLY).max(0));
                 }
             }
-            let mut s = if r > 0 {
-                -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, ply + 1, true)
+            let (first_depth, child_cut) = if r > 0 {
+                (new_depth - r, true)
             } else {
-                -self.alpha_beta(-alpha - 1, -alpha, new_depth, ply + 1, !n.cut_node)
+                (new_depth, !n.cut_node)
             };
+            let mut alpha = alpha;
+            let mut s = -self.alpha_beta(-alpha - 1, -alpha, first_depth, ply + 1, child_cut);
+            // At a split point another thread may have raised alpha since this one took the
+            // move: a fail high against the old alpha is tried against the new one before
+            // the re-searches, which the serial search would not have made.
+            if s > alpha {
+                if let Some(raised) = self.raised_alpha(ply, alpha, beta) {
+                    alpha = raised;
+                    s = -self.alpha_beta(-alpha - 1, -alpha, first_depth, ply + 1, child_cut);
+                }
+            }
             let mut full_depth = new_depth;
             if s > alpha && r > 0 {
                 // The reduced search's margin over the best so far sizes the re-search: far
@@ -1498,6 +1509,12 @@ impl<'a> Tree<'a> {
                     full_depth -= ONE_PLY;
                 }
                 if full_depth > new_depth - r {
+                    s = -self.alpha_beta(-alpha - 1, -alpha, full_depth, ply + 1, !n.cut_node);
+                }
+            }
+            if s > alpha && s < beta {
+                if let Some(raised) = self.raised_alpha(ply, alpha, beta) {
+                    alpha = raised;
                     s = -self.alpha_beta(-alpha - 1, -alpha, full_depth, ply + 1, !n.cut_node);
                 }
             }
@@ -1527,15 +1544,39 @@ impl<'a> Tree<'a> {
         if depth >= param!(LMR_MIN_DEPTH) && count - 1 > param!(LMR_MIN_MOVES) && m.is_quiet() {
             r = self.reduction(depth, count, true, true, gives_check, 0);
         }
+        let mut alpha = alpha;
         let mut s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, 1, true);
+        // As in `search_move`: a helper's stale alpha is brought up to date before any
+        // re-search.
+        if s > alpha {
+            if let Some(raised) = self.raised_alpha(0, alpha, beta) {
+                alpha = raised;
+                s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, 1, true);
+            }
+        }
         if s > alpha && r > 0 {
             s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, 1, true);
+        }
+        if s > alpha && s < beta {
+            if let Some(raised) = self.raised_alpha(0, alpha, beta) {
+                alpha = raised;
+                s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, 1, true);
+            }
         }
         if s > alpha && s < beta {
             s = -self.alpha_beta(-beta, -alpha, new_depth, 1, false);
         }
         self.pos.unmake();
         s
+    }
+
+    /// When the node at `ply` is the split point this thread works at and another thread has
+    /// raised its alpha above `alpha` (still below `beta`) since this thread took its move,
+    /// the new alpha. The only node at that ply on this thread's path is the split point's.
+    fn raised_alpha(&self, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+        let sp = self.split.as_ref().filter(|sp| sp.node.ply == ply)?;
+        let now = sp.state.lock().alpha;
+        (now > alpha && now < beta).then_some(now)
     }
 
     /// The correction history's keys for this position: its pawn key and each colour's key of

@@ -76,6 +76,8 @@ pub struct SplitState {
     pub legal: usize,
     /// Moves searched so far at this node.
     pub searched: usize,
+    /// Moves taken and still being searched by some thread.
+    pub in_flight: usize,
     pub alpha: i32,
     pub best: i32,
     pub best_move: Move,

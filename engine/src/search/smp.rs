@@ -133,6 +133,7 @@ impl Tree<'_> {
                 next: 0,
                 legal,
                 searched,
+                in_flight: 0,
                 alpha,
                 best,
                 best_move,
@@ -189,20 +190,32 @@ impl Tree<'_> {
                     break;
                 };
                 st.legal += 1;
-                (m, bad, st.legal, st.searched, st.alpha, st.best)
+                // A move is reduced by its place among the moves searched before it, and
+                // those other threads are still searching count: finished ones alone would
+                // put it a place or more earlier than the serial search does, and reduce it
+                // less (smp-test A/B, docs/smp.md).
+                let searched = st.searched + st.in_flight;
+                st.in_flight += 1;
+                (m, bad, st.legal, searched, st.alpha, st.best)
             };
             let score = match self.search_move(n, m, legal, searched, bad_capture, alpha, best) {
                 Step::Searched(score) => score,
-                Step::Pruned => continue,
+                Step::Pruned => {
+                    sp.state.lock().in_flight -= 1;
+                    continue;
+                }
                 Step::PrunedQuiets => {
-                    sp.state.lock().skip_quiets = true;
+                    let mut st = sp.state.lock();
+                    st.in_flight -= 1;
+                    st.skip_quiets = true;
                     continue;
                 }
             };
+            let mut st = sp.state.lock();
+            st.in_flight -= 1;
             if self.stopped {
                 break;
             }
-            let mut st = sp.state.lock();
             st.searched += 1;
             if n.root && score > st.alpha {
                 let mut pv = vec![m];
