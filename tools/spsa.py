@@ -672,6 +672,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def interrupted(signum, frame) -> None:
+    # `pkill -f tools/spsa.py` signals the pool's workers too, and a second signal while the
+    # pool is torn down would abort the clean stop with a traceback: the first one is enough.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise KeyboardInterrupt
 
 
