@@ -1492,10 +1492,7 @@ impl<'a> Tree<'a> {
             // move: a fail high against the old alpha is tried against the new one before
             // the re-searches, which the serial search would not have made.
             if s > alpha {
-                if let Some(raised) = self.raised_alpha(ply, alpha, beta) {
-                    alpha = raised;
-                    s = -self.alpha_beta(-alpha - 1, -alpha, first_depth, ply + 1, child_cut);
-                }
+                s = self.retry_raised_alpha(s, &mut alpha, beta, ply, first_depth, child_cut);
             }
             let mut full_depth = new_depth;
             if s > alpha && r > 0 {
@@ -1513,10 +1510,7 @@ impl<'a> Tree<'a> {
                 }
             }
             if s > alpha && s < beta {
-                if let Some(raised) = self.raised_alpha(ply, alpha, beta) {
-                    alpha = raised;
-                    s = -self.alpha_beta(-alpha - 1, -alpha, full_depth, ply + 1, !n.cut_node);
-                }
+                s = self.retry_raised_alpha(s, &mut alpha, beta, ply, full_depth, !n.cut_node);
             }
             if s > alpha && s < beta {
                 s = -self.alpha_beta(-beta, -alpha, full_depth, ply + 1, false);
@@ -1549,19 +1543,13 @@ impl<'a> Tree<'a> {
         // As in `search_move`: a helper's stale alpha is brought up to date before any
         // re-search.
         if s > alpha {
-            if let Some(raised) = self.raised_alpha(0, alpha, beta) {
-                alpha = raised;
-                s = -self.alpha_beta(-alpha - 1, -alpha, new_depth - r, 1, true);
-            }
+            s = self.retry_raised_alpha(s, &mut alpha, beta, 0, new_depth - r, true);
         }
         if s > alpha && r > 0 {
             s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, 1, true);
         }
         if s > alpha && s < beta {
-            if let Some(raised) = self.raised_alpha(0, alpha, beta) {
-                alpha = raised;
-                s = -self.alpha_beta(-alpha - 1, -alpha, new_depth, 1, true);
-            }
+            s = self.retry_raised_alpha(s, &mut alpha, beta, 0, new_depth, true);
         }
         if s > alpha && s < beta {
             s = -self.alpha_beta(-beta, -alpha, new_depth, 1, false);
@@ -1570,13 +1558,29 @@ impl<'a> Tree<'a> {
         s
     }
 
-    /// When the node at `ply` is the split point this thread works at and another thread has
-    /// raised its alpha above `alpha` (still below `beta`) since this thread took its move,
-    /// the new alpha. The only node at that ply on this thread's path is the split point's.
-    fn raised_alpha(&self, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
-        let sp = self.split.as_ref().filter(|sp| sp.node.ply == ply)?;
+    /// `s`, a null-window score above `*alpha` from a child of the node at `ply` (the move is
+    /// made); but when that node is the split point this thread works at and another thread
+    /// has raised its alpha (still below `beta`) since this thread took the move, `*alpha`
+    /// becomes the new one and the same search, `depth` deep with `cut`, is made against it.
+    /// The only node at that ply on this thread's path is the split point's.
+    fn retry_raised_alpha(
+        &mut self,
+        s: i32,
+        alpha: &mut i32,
+        beta: i32,
+        ply: usize,
+        depth: i32,
+        cut: bool,
+    ) -> i32 {
+        let Some(sp) = self.split.as_ref().filter(|sp| sp.node.ply == ply) else {
+            return s;
+        };
         let now = sp.state.lock().alpha;
-        (now > alpha && now < beta).then_some(now)
+        if now <= *alpha || now >= beta {
+            return s;
+        }
+        *alpha = now;
+        -self.alpha_beta(-now - 1, -now, depth, ply + 1, cut)
     }
 
     /// The correction history's keys for this position: its pawn key and each colour's key of
