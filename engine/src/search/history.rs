@@ -61,6 +61,12 @@ impl Killers {
         self.table[ply]
     }
 
+    /// Forgets the killers of `ply`.
+    #[inline]
+    pub fn clear(&mut self, ply: usize) {
+        self.table[ply] = [Move::NONE; 2];
+    }
+
     /// `best` refuted a node at `ply`.
     pub fn update(&mut self, ply: usize, best: Move) {
         let k = &mut self.table[ply];
@@ -180,6 +186,21 @@ impl History {
             }
         }
         v
+    }
+
+    /// The continuation-history entries of a quiet move apart: after the move one ply earlier
+    /// (the counter-move history) and two plies earlier (the follow-up history); 0 where that
+    /// move is missing.
+    #[inline]
+    pub fn continuations(&self, m: Move, ctx: &Context) -> [i32; 2] {
+        let pt = piece_to(m);
+        ctx.map(|p| {
+            if p.is_none() {
+                0
+            } else {
+                self.cont[piece_to(p)][pt].load(Relaxed) as i32
+            }
+        })
     }
 
     fn reward(&self, m: Move, ctx: &Context, bonus: i32) {

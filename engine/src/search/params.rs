@@ -44,6 +44,10 @@ pub const ASPIRATION_DELTA: i32 = 16;
 pub const ASPIRATION_GROW_NUM: i32 = 3;
 #[tune(1, 8)]
 pub const ASPIRATION_GROW_DEN: i32 = 2;
+/// Each fail high at the root takes the re-search this much shallower (a fail low restores the
+/// iteration's depth): Ethereal's +10.6 / +4.8 Elo (STC / LTC) change.
+#[tune(0, 8)]
+pub const ASPIRATION_FAIL_HIGH_REDUCTION: i32 = ONE_PLY;
 
 // ----- extensions (fractional plies), capped per move at EXTENSION_CAP -----
 #[tune(0, 8)]
@@ -60,6 +64,13 @@ pub const MATE_THREAT_EXTENSION: i32 = 2;
 pub const RECAPTURE_EXTENSION: i32 = 2;
 #[tune(0, 8)]
 pub const PAWN_SEVENTH_EXTENSION: i32 = 3;
+/// A quiet move other than the hash move at a PV node whose counter-move and follow-up
+/// histories both exceed HISTORY_EXTENSION_LIMIT (of HISTORY_MAX) is extended by
+/// HISTORY_EXTENSION (Ethereal 12's history extension: +9.1 / +6.2 Elo).
+#[tune(0, 8)]
+pub const HISTORY_EXTENSION: i32 = ONE_PLY;
+#[tune(0, 16384)]
+pub const HISTORY_EXTENSION_LIMIT: i32 = 10_000;
 #[tune(0, 8)]
 pub const EXTENSION_CAP: i32 = ONE_PLY;
 /// Moves are extended only while ply < root depth * this factor, so lines cannot explode.
@@ -93,6 +104,13 @@ pub const SINGULAR_NEGATIVE_EXTENSION: i32 = -ONE_PLY;
 pub const SINGULAR_DOUBLE_MARGIN: i32 = 20;
 #[tune(0, 16)]
 pub const SINGULAR_DOUBLE_EXTENSION: i32 = 2 * ONE_PLY;
+/// The search that tests the hash move for being singular skips the quiets once it has
+/// searched SINGULAR_QUIET_LIMIT of them, and stops once it has also searched
+/// SINGULAR_NOISY_LIMIT captures and promotions (Ethereal 12: +10.8 / +6.5 Elo).
+#[tune(1, 64)]
+pub const SINGULAR_QUIET_LIMIT: i32 = 6;
+#[tune(0, 64)]
+pub const SINGULAR_NOISY_LIMIT: i32 = 3;
 
 // ----- null move -----
 #[tune(4, 40)]
@@ -204,6 +222,10 @@ pub const LMR_SHALLOWER_MARGIN: i32 = 5;
 // ----- quiescence -----
 #[tune(0, 1000)]
 pub const DELTA_MARGIN: i32 = 150;
+/// A quiescence capture needs SEE >= max(1, alpha - stand pat - QS_SEE_MARGIN): it must win
+/// material, and about what alpha asks of it less this margin (Ethereal 12: +3.2 / +7.6 Elo).
+#[tune(0, 1000)]
+pub const QS_SEE_MARGIN: i32 = 110;
 /// Quiet checks are tried at the first quiescence ply only.
 #[tune(0, 8)]
 pub const QS_CHECK_PLIES: i32 = 1;

@@ -77,7 +77,16 @@ impl Tree<'_> {
                 {
                     continue;
                 }
-                if !self.pos.see_ge(m, 0) {
+                // A capture must win material, and when the stand-pat score lies far below
+                // alpha, enough of it to come within QS_SEE_MARGIN of alpha: an even trade
+                // rarely changes the score, and skipping it saves its whole subtree.
+                // Quiet checks keep the plain test (they win nothing by exchange).
+                let threshold = if m.is_quiet() {
+                    0
+                } else {
+                    (alpha - stand_pat - param!(QS_SEE_MARGIN)).max(1)
+                };
+                if !self.pos.see_ge(m, threshold) {
                     continue;
                 }
             }

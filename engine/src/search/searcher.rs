@@ -382,8 +382,12 @@ impl<'a> Search<'a> {
                 } else {
                     (-INFINITY, INFINITY)
                 };
+                // Each fail high takes the re-search shallower: the move that failed high is
+                // usually confirmed sooner that way, and the next iteration searches it at full
+                // depth anyway. A fail low goes back to full depth, since it must find a reply.
+                let mut search_depth = depth * ONE_PLY;
                 loop {
-                    let score = self.root_search(depth * ONE_PLY, alpha, beta, pv_idx, reporter);
+                    let score = self.root_search(search_depth, alpha, beta, pv_idx, reporter);
                     if self.tree.stopped {
                         // Cut short: only a move this search completed with a score may move
                         // ahead (a stable sort). The others keep the last complete order: the
@@ -408,9 +412,15 @@ impl<'a> Search<'a> {
                         // Fail low: pull beta down to the middle of the old window.
                         beta = (alpha + beta) / 2;
                         alpha = (score - delta).max(-INFINITY);
+                        search_depth = depth * ONE_PLY;
                         Bound::Upper
                     } else if score >= beta {
                         beta = (score + delta).min(INFINITY);
+                        // A mate needs its full depth to be proved.
+                        if score.abs() < MATE_BOUND {
+                            search_depth = (search_depth - param!(ASPIRATION_FAIL_HIGH_REDUCTION))
+                                .max(ONE_PLY);
+                        }
                         Bound::Lower
                     } else {
                         break;
@@ -552,6 +562,8 @@ impl<'a> Search<'a> {
             rm.score = -INFINITY;
         }
         let in_check = self.tree.pos.in_check();
+        // As every node does for its children (`alpha_beta`, step 6).
+        self.tree.killers.clear(1);
         self.tree.evals[0] = if in_check {
             -INFINITY
         } else {
@@ -1025,6 +1037,10 @@ impl<'a> Tree<'a> {
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
         let prev = self.moves[ply - 1];
+        // The children's killers were learnt under other positions at this ply (cousins, a
+        // different parent move): a fresh start lets this node's own children fill them. The
+        // null-move and singular searches below already refill them from this position.
+        self.killers.clear(ply + 1);
 
         let mut mate_threat = false;
         if !pv_node && !in_check {
@@ -1051,9 +1067,14 @@ impl<'a> Tree<'a> {
                 }
             }
             // Step 9. Adaptive null move: if passing still beats beta, a real move will too,
-            // except in zugzwang.
+            // except in zugzwang. Not when the hash entry already says that the node, with
+            // every move, stays below beta: the null move would then almost surely fail and
+            // cost its search for nothing.
+            let tt_says_below = hit
+                .is_some_and(|h| matches!(h.bound, Bound::Upper | Bound::Exact) && h.score < beta);
             if depth >= param!(NULL_MIN_DEPTH)
                 && excluded.is_none()
+                && !tt_says_below
                 && eval >= beta
                 && !prev.is_none()
                 && self.pos.has_non_pawn_material(us)
@@ -1173,6 +1194,8 @@ impl<'a> Tree<'a> {
         let mut n_quiets = 0;
         let mut captures = [Move::NONE; MAX_CAPTURES_TRIED];
         let mut n_captures = 0;
+        // Moves a singular-extension search has searched, quiet and not.
+        let (mut singular_quiets, mut singular_noisy) = (0, 0);
 
         while let Some(m) = picker.next(&self.pos, self.history, &ci) {
             if m == excluded || !self.pos.is_legal(m, &ci) {
@@ -1221,6 +1244,23 @@ impl<'a> Tree<'a> {
             } else if !quiet && n_captures < MAX_CAPTURES_TRIED {
                 captures[n_captures] = m;
                 n_captures += 1;
+            }
+
+            // A singular-extension search asks only whether some other move comes near the
+            // hash move: the likeliest candidates are the first few quiets and captures in
+            // the picker's order, and the rest rarely change the answer (Ethereal's limits).
+            if !excluded.is_none() {
+                if quiet {
+                    singular_quiets += 1;
+                } else {
+                    singular_noisy += 1;
+                }
+                if singular_quiets >= param!(SINGULAR_QUIET_LIMIT) {
+                    picker.skip_quiets = true;
+                    if singular_noisy >= param!(SINGULAR_NOISY_LIMIT) {
+                        break;
+                    }
+                }
             }
 
             // Young brothers wait: with the first move(s) searched and a thread idle, share
@@ -1444,6 +1484,15 @@ impl<'a> Tree<'a> {
                 ext += n.singular_ext;
                 param!(EXTENSION_CAP).max(n.singular_ext)
             } else {
+                if quiet && n.pv_node {
+                    // A quiet move that has kept refuting both the opponent's last move and our
+                    // own move before it is likely the best here: on the PV it earns more depth.
+                    let [counter, follow_up] = self.history.continuations(m, &n.ctx);
+                    let limit = param!(HISTORY_EXTENSION_LIMIT);
+                    if counter > limit && follow_up > limit {
+                        ext += param!(HISTORY_EXTENSION);
+                    }
+                }
                 param!(EXTENSION_CAP)
             };
             ext = ext.min(cap);
