@@ -181,11 +181,20 @@ impl History {
         let pt = piece_to(m);
         let mut v = self.quiet[m.moved().index()][m.to() as usize].load(Relaxed);
         for p in ctx {
-            if !p.is_none() {
-                v += self.cont[piece_to(*p)][pt].load(Relaxed) as i32;
-            }
+            v += self.cont_value(*p, pt);
         }
         v
+    }
+
+    /// The continuation-history value of the move to piece-to `pt` after `prev`; 0 where
+    /// `prev` is missing.
+    #[inline(always)]
+    fn cont_value(&self, prev: Move, pt: usize) -> i32 {
+        if prev.is_none() {
+            0
+        } else {
+            self.cont[piece_to(prev)][pt].load(Relaxed) as i32
+        }
     }
 
     /// The continuation-history entries of a quiet move apart: after the move one ply earlier
@@ -194,13 +203,7 @@ impl History {
     #[inline]
     pub fn continuations(&self, m: Move, ctx: &Context) -> [i32; 2] {
         let pt = piece_to(m);
-        ctx.map(|p| {
-            if p.is_none() {
-                0
-            } else {
-                self.cont[piece_to(p)][pt].load(Relaxed) as i32
-            }
-        })
+        [self.cont_value(ctx[0], pt), self.cont_value(ctx[1], pt)]
     }
 
     fn reward(&self, m: Move, ctx: &Context, bonus: i32) {
