@@ -14,6 +14,7 @@ use crate::board::see::SEE_VALUES;
 use crate::board::Position;
 use crate::eval::Evaluator;
 use crate::moves::Move;
+use crate::score::TB_WIN_BOUND;
 use crate::types::{file_of, rank_of, Colour, Kind};
 
 use super::control::Control;
@@ -990,7 +991,11 @@ impl<'a> Tree<'a> {
         }
 
         // Step 5. Tablebase probe (Syzygy): after a zeroing move, a table position's WDL value
-        // bounds its score.
+        // bounds its score. At a PV node whose window holds the bound, the bound still holds:
+        // a win's score is a floor for the move loop, a loss's a ceiling on the result, so the
+        // PV keeps the table's verdict (a capture into a won table outranks a check that only
+        // delays it).
+        let (mut tb_floor, mut tb_ceiling) = (-INFINITY, INFINITY);
         if excluded.is_none() {
             if let Some((score, bound)) =
                 crate::tablebase::probe_search(&self.pos, depth / ONE_PLY, ply)
@@ -1014,6 +1019,14 @@ impl<'a> Tree<'a> {
                         ply,
                     );
                     return score;
+                }
+                if pv_node {
+                    if bound == Bound::Lower {
+                        tb_floor = score;
+                        alpha = alpha.max(score);
+                    } else {
+                        tb_ceiling = score;
+                    }
                 }
             }
         }
@@ -1186,7 +1199,7 @@ impl<'a> Tree<'a> {
 
         // Step 13. The move loop.
         let original_alpha = alpha;
-        let mut best = -INFINITY;
+        let mut best = tb_floor;
         let mut best_move = Move::NONE;
         let mut legal = 0usize;
         let mut searched = 0usize;
@@ -1319,13 +1332,21 @@ impl<'a> Tree<'a> {
             return best;
         }
         // Step 15. The result teaches the correction history and goes into the hash table.
-        let bound = Bound::of(best, original_alpha, beta);
+        // A table's bound that no move passed is a bound, not the node's exact score.
+        let bound = if best > tb_ceiling {
+            best = tb_ceiling;
+            Bound::Upper
+        } else if best_move.is_none() && best == tb_floor {
+            Bound::Lower
+        } else {
+            Bound::of(best, original_alpha, beta)
+        };
         // The result teaches the correction history when it says where the true score lies
         // relative to the evaluation: exact, or a bound on the far side of it. Positions won
-        // by a capture, and mates, say nothing about the pawn structure's worth.
+        // by a capture, and mates and table results, say nothing about the pawn structure's worth.
         if !in_check
             && (best_move.is_none() || best_move.is_quiet())
-            && best.abs() < MATE_BOUND
+            && best.abs() < TB_WIN_BOUND
             && !(bound == Bound::Lower && best <= eval)
             && !(bound == Bound::Upper && best >= eval)
         {
