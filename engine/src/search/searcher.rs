@@ -1207,8 +1207,6 @@ impl<'a> Tree<'a> {
         let mut n_quiets = 0;
         let mut captures = [Move::NONE; MAX_CAPTURES_TRIED];
         let mut n_captures = 0;
-        // Moves a singular-extension search has searched, quiet and not.
-        let (mut singular_quiets, mut singular_noisy) = (0, 0);
 
         while let Some(m) = picker.next(&self.pos, self.history, &ci) {
             if m == excluded || !self.pos.is_legal(m, &ci) {
@@ -1262,17 +1260,11 @@ impl<'a> Tree<'a> {
             // A singular-extension search asks only whether some other move comes near the
             // hash move: the likeliest candidates are the first few quiets and captures in
             // the picker's order, and the rest rarely change the answer (Ethereal's limits).
-            if !excluded.is_none() {
-                if quiet {
-                    singular_quiets += 1;
-                } else {
-                    singular_noisy += 1;
-                }
-                if singular_quiets >= param!(SINGULAR_QUIET_LIMIT) {
-                    picker.skip_quiets = true;
-                    if singular_noisy >= param!(SINGULAR_NOISY_LIMIT) {
-                        break;
-                    }
+            // The tried-move lists count them (their 64-move caps bound the limits' ranges).
+            if !excluded.is_none() && n_quiets as i32 >= param!(SINGULAR_QUIET_LIMIT) {
+                picker.skip_quiets = true;
+                if n_captures as i32 >= param!(SINGULAR_NOISY_LIMIT) {
+                    break;
                 }
             }
 
